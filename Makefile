@@ -1,0 +1,68 @@
+# nullfs-lab: boot-time integration lab for the Linux nullfs work.
+# `make help` lists the targets; `make lab SCENARIO=pivot` is the front door.
+
+BUILD   := $(CURDIR)/build
+RESULTS := $(CURDIR)/results
+SHELL   := /bin/bash
+
+# KERNEL is one lab kernel (stock, nullfs, full), a comma list, or all.
+# `make kernel` defaults to full, `make lab` to all.
+KERNEL   ?=
+SCENARIO ?= all
+JOBS     ?= 2
+ACCEL    ?= tcg
+export BUILD
+
+.DEFAULT_GOAL := help
+
+include kernel/kernel.mk
+include rootfs-images/images.mk
+-include init/init.mk
+-include lab/lab.mk
+
+.PHONY: help deps lab test clean distclean
+
+help:
+	@echo 'nullfs-lab targets:'
+	@echo '  make lab [SCENARIO=name|all] [KERNEL=name,...|all]  boot scenarios in QEMU (default: all on all)'
+	@echo '  make test                 everything CI runs: unit tests, check-patches, kernels, every scenario'
+	@echo '  make kernel [KERNEL=full] build one lab kernel (stock, nullfs, full)'
+	@echo '  make kernels              build every lab kernel'
+	@echo '  make -s kernel-image KERNEL=x   print the bzImage path'
+	@echo '  make check-patches        scripts/checkpatch.pl --strict on every patch'
+	@echo '  make bisect-check         build the series patch by patch (slow, not in CI)'
+	@echo '  make images               the initramfs and the ext4 disk images'
+	@echo '  make init                 the static musl init'
+	@echo '  make host-tests           host unit tests under ASan/UBSan'
+	@echo '  make deps                 install the Debian packages (as root)'
+	@echo '  make clean                remove build/ objects of the init and images (keeps kernels)'
+	@echo '  make distclean            remove build/ and results/'
+	@echo 'variables: KERNEL SCENARIO JOBS (parallel boots, default 2) ACCEL (tcg|kvm|auto, default tcg)'
+
+DEBIAN_PACKAGES := linux-source-6.12 musl-tools qemu-system-x86 e2fsprogs cpio flex bison bc \
+	libelf-dev libssl-dev ccache gcc make git perl python3 clang
+
+deps:
+	@missing=$$(for p in $(DEBIAN_PACKAGES); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then \
+		echo "deps: installing $$missing"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || \
+			{ echo "deps: apt-get install $$missing failed" >&2; exit 1; }; \
+	else \
+		echo "deps: missing Debian packages; run as root: apt-get install $$missing" >&2; exit 1; \
+	fi
+
+lab: deps
+	@$(MAKE) --no-print-directory lab-kernels lab-images KERNEL=$(or $(KERNEL),all)
+	@$(MAKE) --no-print-directory lab-run KERNEL=$(or $(KERNEL),all) SCENARIO=$(SCENARIO)
+
+test: deps
+	@lab/suite
+
+clean:
+	rm -rf $(BUILD)/init $(BUILD)/images $(BUILD)/host
+
+distclean:
+	rm -rf $(BUILD) $(RESULTS)/*[0-9]* $(RESULTS)/latest

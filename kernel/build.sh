@@ -1,0 +1,273 @@
+#!/usr/bin/env bash
+# Builds the lab kernels from Debian's linux-source-6.12.
+#
+#   kernel/build.sh build   KERNEL   tree + series + config + bzImage
+#   kernel/build.sh config  KERNEL   tree + series + config (no compile)
+#   kernel/build.sh image   KERNEL   print the bzImage path
+#   kernel/build.sh src     KERNEL   print the kernel's source tree
+#   kernel/build.sh tree             extract the pristine tree only
+#   kernel/build.sh names            list the kernels of kernel/kernels
+#
+# Layout under $BUILD/kernel (BUILD defaults to ./build):
+#   tree/          git repository: the pristine Debian tree, tagged "base"
+#   stage/         a worktree where the series is applied with git am, once
+#                  per version of the series; each patch becomes a commit
+#   series.<hash>  "patch commit" lines: the commit after each patch
+#   <k>/src        the kernel's worktree, checked out at its commit (git only
+#                  rewrites files that changed, so rebuilds stay incremental)
+#   <k>/obj        its O= build folder
+#   ccache/        the compiler cache (when ccache is installed)
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+BUILD=${BUILD:-$top/build}
+KBUILD=$BUILD/kernel
+TARBALL=${LINUX_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+PATCHES=$here/patches
+KERNELS=$here/kernels
+JOBS=${JOBS:-$(nproc)}
+GIT=(git -c user.name=nullfs-lab -c user.email=nullfs-lab@localhost
+     -c advice.detachedHead=false -c init.defaultBranch=pristine)
+
+die() { printf 'kernel/build.sh: %s\n' "$*" >&2; exit 1; }
+say() { printf 'kernel: %s\n' "$*"; }
+
+installed_version() {
+	dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || echo unknown
+}
+
+series_base_version() {
+	sed -n 's/^debian-version: *//p' "$PATCHES/BASE" 2>/dev/null || echo unknown
+}
+
+# The kernels file: "name last-patch fragment..." lines.
+kernel_line() {
+	local line
+	line=$(awk -v k="$1" '$1 == k { print; exit }' "$KERNELS")
+	[ -n "$line" ] || die "unknown kernel '$1'; the kernels are: $(kernel_names | tr '\n' ' ')"
+	printf '%s\n' "$line"
+}
+
+kernel_names() {
+	awk '!/^#/ && NF { print $1 }' "$KERNELS"
+}
+
+series_patches() {
+	[ -f "$PATCHES/series" ] || return 0
+	awk '!/^#/ && NF { print $1 }' "$PATCHES/series"
+}
+
+# Extract the tarball into tree/ and commit it as the base, once per
+# installed Debian version.
+ensure_tree() {
+	local want have
+	[ -f "$TARBALL" ] || die "$TARBALL is missing: install it with 'apt-get install linux-source-6.12' (or run 'make deps' as root)"
+	want=$(installed_version)
+	have=$(cat "$KBUILD/tree/.git/lab-base" 2>/dev/null || true)
+	[ "$want" = "$have" ] && return 0
+	if [ -n "$have" ]; then
+		say "installed linux-source-6.12 is $want, the tree was $have: extracting again"
+	fi
+	rm -rf "$KBUILD/tree" "$KBUILD/stage" "$KBUILD"/series.*
+	for k in $(kernel_names); do rm -rf "$KBUILD/$k/src"; done
+	mkdir -p "$KBUILD/tree"
+	say "extracting $TARBALL ($want)"
+	tar -C "$KBUILD/tree" --strip-components=1 -xJf "$TARBALL"
+	(
+		cd "$KBUILD/tree"
+		"${GIT[@]}" init -q
+		# Debian's tree ignores almost everything (.gitignore starts with
+		# "/*"): force-add the pristine files.
+		"${GIT[@]}" add -f -A
+		"${GIT[@]}" commit -q -m "linux-source-6.12 $want (pristine Debian tree)"
+		"${GIT[@]}" tag -f base >/dev/null
+	)
+	echo "$want" >"$KBUILD/tree/.git/lab-base"
+}
+
+series_hash() {
+	{
+		installed_version
+		cat "$PATCHES/series" 2>/dev/null || true
+		for p in $(series_patches); do cat "$PATCHES/$p"; done
+	} | sha256sum | cut -c1-16
+}
+
+# Apply the whole series once in stage/, one commit per patch, and write
+# series.<hash>: "patch commit" per line.
+ensure_series() {
+	local hash list p
+	hash=$(series_hash)
+	list=$KBUILD/series.$hash
+	if [ ! -f "$list" ]; then
+		if [ ! -d "$KBUILD/stage" ]; then
+			"${GIT[@]}" -C "$KBUILD/tree" worktree prune
+			"${GIT[@]}" -C "$KBUILD/tree" worktree add -q --detach "$KBUILD/stage" base
+		fi
+		(
+			cd "$KBUILD/stage"
+			"${GIT[@]}" am --abort >/dev/null 2>&1 || true
+			"${GIT[@]}" checkout -q -f --detach base
+			: >"$list.tmp"
+			for p in $(series_patches); do
+				[ -f "$PATCHES/$p" ] || die "kernel/patches/series names $p, which is not in kernel/patches/"
+				if ! "${GIT[@]}" am -q --keep-cr "$PATCHES/$p" >"$KBUILD/am.log" 2>&1; then
+					cat "$KBUILD/am.log" >&2
+					"${GIT[@]}" am --abort >/dev/null 2>&1 || true
+					rm -f "$list.tmp"
+					die "patch $p does not apply to linux-source-6.12 $(installed_version) (the series was made against $(series_base_version))"
+				fi
+				echo "$p $("${GIT[@]}" rev-parse HEAD)" >>"$list.tmp"
+			done
+		)
+		mv "$list.tmp" "$list"
+	fi
+	printf '%s\n' "$list"
+}
+
+# The commit a kernel is built from.
+kernel_commit() {
+	local last list commit
+	last=$(kernel_line "$1" | awk '{ print $2 }')
+	case $last in
+	none) "${GIT[@]}" -C "$KBUILD/tree" rev-parse base ;;
+	all)
+		list=$(ensure_series)
+		commit=$(tail -n 1 "$list" | awk '{ print $2 }')
+		[ -n "$commit" ] || commit=$("${GIT[@]}" -C "$KBUILD/tree" rev-parse base)
+		echo "$commit"
+		;;
+	*)
+		list=$(ensure_series)
+		commit=$(awk -v p="$last" '$1 == p { print $2 }' "$list")
+		[ -n "$commit" ] || die "kernel '$1' ends at $last, which is not in kernel/patches/series"
+		echo "$commit"
+		;;
+	esac
+}
+
+# Check out the kernel's worktree at its commit. Only files that differ
+# are rewritten, so kbuild rebuilds only what the change touched.
+ensure_src() {
+	local k=$1 commit src
+	src=$KBUILD/$k/src
+	exec 9>"$KBUILD/.lock"
+	flock 9
+	ensure_tree
+	commit=$(kernel_commit "$k")
+	if [ ! -e "$src/.git" ]; then
+		"${GIT[@]}" -C "$KBUILD/tree" worktree prune
+		mkdir -p "$KBUILD/$k"
+		"${GIT[@]}" -C "$KBUILD/tree" worktree add -q --detach "$src" "$commit"
+	elif [ "$("${GIT[@]}" -C "$src" rev-parse HEAD)" != "$commit" ]; then
+		"${GIT[@]}" -C "$src" checkout -q -f --detach "$commit"
+	fi
+	flock -u 9
+}
+
+kmake() {
+	local k=$1
+	shift
+	local cc=gcc
+	if command -v ccache >/dev/null 2>&1 && [ "${NO_CCACHE:-}" != 1 ]; then
+		cc="ccache gcc"
+		export CCACHE_DIR=$KBUILD/ccache CCACHE_BASEDIR=$KBUILD/$k
+		export CCACHE_NOHASHDIR=1 CCACHE_COMPILERCHECK=content
+	fi
+	KBUILD_BUILD_TIMESTAMP='2026-01-01' KBUILD_BUILD_USER=lab KBUILD_BUILD_HOST=nullfs-lab \
+		make -C "$KBUILD/$k/src" O="$KBUILD/$k/obj" ARCH=x86_64 CC="$cc" HOSTCC=gcc "$@"
+}
+
+# Fail when an option of a fragment did not stick after olddefconfig.
+check_config() {
+	local config=$1 frag line opt bad=0
+	shift
+	for frag in "$@"; do
+		while IFS= read -r line; do
+			case $line in
+			CONFIG_*=*)
+				grep -qxF -- "$line" "$config" || {
+					opt=${line%%=*}
+					printf 'kernel/config/%s: %s did not stick (the .config has: %s)\n' \
+						"$frag" "$line" "$(grep -E "^(# )?$opt[= ]" "$config" || echo 'nothing')" >&2
+					bad=1
+				}
+				;;
+			"# CONFIG_"*" is not set")
+				opt=${line#\# }
+				opt=${opt%% *}
+				if grep -q "^$opt=" "$config"; then
+					printf 'kernel/config/%s: %s is set in the .config\n' "$frag" "$opt" >&2
+					bad=1
+				fi
+				;;
+			esac
+		done <"$here/config/$frag"
+	done
+	return $bad
+}
+
+ensure_config() {
+	local k=$1 obj frags stamp want f
+	obj=$KBUILD/$k/obj
+	read -r -a frags <<<"$(kernel_line "$k" | awk '{ $1 = ""; $2 = ""; print }')"
+	for f in "${frags[@]}"; do
+		[ -f "$here/config/$f" ] || die "kernel '$k' names config fragment $f, which is not in kernel/config/"
+	done
+	want=$({
+		"${GIT[@]}" -C "$KBUILD/$k/src" rev-parse HEAD
+		for f in "${frags[@]}"; do cat "$here/config/$f"; done
+	} | sha256sum | cut -c1-16)
+	stamp=$obj/.lab-config
+	[ -f "$obj/.config" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ] && return 0
+	mkdir -p "$obj"
+	say "$k: configuring (tinyconfig + ${frags[*]})"
+	kmake "$k" -s tinyconfig >/dev/null
+	(cd "$KBUILD/$k/src" && ARCH=x86_64 scripts/kconfig/merge_config.sh -m -O "$obj" "$obj/.config" \
+		"${frags[@]/#/$here/config/}" >"$obj/merge_config.log" 2>&1) ||
+		{ cat "$obj/merge_config.log" >&2; die "$k: merge_config.sh failed"; }
+	kmake "$k" -s olddefconfig >/dev/null
+	check_config "$obj/.config" "${frags[@]}" || die "$k: the config fragments did not stick (see above)"
+	echo "$want" >"$stamp"
+}
+
+build_kernel() {
+	local k=$1 t0 t1 log
+	ensure_src "$k"
+	ensure_config "$k"
+	log=$KBUILD/$k/build.log
+	t0=$(date +%s)
+	if ! kmake "$k" -j"$JOBS" bzImage >"$log" 2>&1; then
+		tail -n 60 "$log" >&2
+		die "$k: the build failed (whole log: $log)"
+	fi
+	t1=$(date +%s)
+	say "$k: $(image_path "$k") ($((t1 - t0)) s)"
+}
+
+image_path() {
+	printf '%s\n' "$KBUILD/$1/obj/arch/x86/boot/bzImage"
+}
+
+cmd=${1:-}
+case $cmd in
+build | config | src)
+	[ $# -eq 2 ] || die "usage: kernel/build.sh $cmd KERNEL"
+	kernel_line "$2" >/dev/null
+	mkdir -p "$KBUILD"
+	case $cmd in
+	build) build_kernel "$2" ;;
+	config) ensure_src "$2"; ensure_config "$2" ;;
+	src) ensure_src "$2"; printf '%s\n' "$KBUILD/$2/src" ;;
+	esac
+	;;
+image)
+	[ $# -eq 2 ] || die "usage: kernel/build.sh image KERNEL"
+	kernel_line "$2" >/dev/null
+	image_path "$2"
+	;;
+tree) mkdir -p "$KBUILD"; ensure_tree; printf '%s\n' "$KBUILD/tree" ;;
+names) kernel_names ;;
+*) die "usage: kernel/build.sh build|config|image|src KERNEL, or tree, or names" ;;
+esac

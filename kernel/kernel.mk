@@ -1,0 +1,30 @@
+# The lab kernels: Debian's linux-source-6.12 plus (part of) kernel/patches.
+# kernel/build.sh does the work; these rules only say when.
+
+KERNEL_NAMES  := $(shell kernel/build.sh names)
+KERNEL_INPUTS := kernel/build.sh kernel/kernels $(wildcard kernel/patches/series kernel/patches/0*.patch kernel/config/*.config)
+kernel_image   = $(BUILD)/kernel/$(1)/obj/arch/x86/boot/bzImage
+comma := ,
+# The kernels named by KERNEL (a name, a comma list, or all).
+selected_kernels = $(if $(filter all,$(1)),$(KERNEL_NAMES),$(subst $(comma), ,$(1)))
+
+.PHONY: kernel kernels kernel-image check-patches bisect-check lab-kernels
+
+$(BUILD)/kernel/%/obj/arch/x86/boot/bzImage: $(KERNEL_INPUTS)
+	@kernel/build.sh build $*
+
+kernel:
+	@for k in $(call selected_kernels,$(or $(KERNEL),full)); do kernel/build.sh build $$k || exit 1; done
+
+kernels: $(foreach k,$(KERNEL_NAMES),$(call kernel_image,$(k)))
+
+lab-kernels: $(foreach k,$(call selected_kernels,$(or $(KERNEL),all)),$(call kernel_image,$(k)))
+
+kernel-image:
+	@kernel/build.sh image $(or $(KERNEL),full)
+
+check-patches:
+	@kernel/check-patches.sh
+
+bisect-check:
+	@kernel/build.sh bisect

@@ -1,0 +1,41 @@
+# The boot images, all under $(BUILD)/images:
+#   initramfs.cpio   newc cpio: /init (the lab init), /dev/console, /ballast, firmware
+#   root.ext4        the real root (mkfs.ext4 -d): /sbin/lab-init and the mount points
+#   zeros.img        a disk of zeros (no filesystem)
+#   truncated.ext4   the first MiB of root.ext4: a valid superblock, a disk too small
+#   truncated.cpio   the first half of initramfs.cpio
+IMAGES      := $(BUILD)/images
+LAB_INIT    := $(BUILD)/init/lab-init
+GEN_CPIO    := $(IMAGES)/gen_init_cpio
+KERNEL_TREE := $(BUILD)/kernel/tree
+BALLAST_MIB ?= 16
+ROOT_MIB    ?= 64
+
+.PHONY: images lab-images
+
+images lab-images: $(IMAGES)/initramfs.cpio $(IMAGES)/root.ext4 $(IMAGES)/zeros.img \
+	$(IMAGES)/truncated.ext4 $(IMAGES)/truncated.cpio
+
+$(KERNEL_TREE)/usr/gen_init_cpio.c:
+	@kernel/build.sh tree >/dev/null
+
+$(GEN_CPIO): $(KERNEL_TREE)/usr/gen_init_cpio.c
+	@mkdir -p $(@D)
+	gcc -O2 -o $@ $<
+
+$(IMAGES)/initramfs.cpio: $(LAB_INIT) $(GEN_CPIO) rootfs-images/initramfs.list rootfs-images/make-initramfs.sh
+	rootfs-images/make-initramfs.sh $@ $(LAB_INIT) $(GEN_CPIO) $(BALLAST_MIB)
+
+$(IMAGES)/root.ext4: $(LAB_INIT) rootfs-images/make-root.sh
+	@mkdir -p $(@D)
+	rootfs-images/make-root.sh $@ $(LAB_INIT) $(ROOT_MIB)
+
+$(IMAGES)/zeros.img:
+	@mkdir -p $(@D)
+	truncate -s $(ROOT_MIB)M $@
+
+$(IMAGES)/truncated.ext4: $(IMAGES)/root.ext4
+	head -c 1M $< >$@
+
+$(IMAGES)/truncated.cpio: $(IMAGES)/initramfs.cpio
+	head -c $$(( $$(stat -c %s $<) / 2 )) $< >$@
