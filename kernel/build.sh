@@ -7,6 +7,7 @@
 #   kernel/build.sh src     KERNEL   print the kernel's source tree
 #   kernel/build.sh tree             extract the pristine tree only
 #   kernel/build.sh names            list the kernels of kernel/kernels
+#   kernel/build.sh bisect           build the series patch by patch
 #
 # Layout under $BUILD/kernel (BUILD defaults to ./build):
 #   tree/          git repository: the pristine Debian tree, tagged "base"
@@ -209,9 +210,17 @@ check_config() {
 }
 
 ensure_config() {
-	local k=$1 obj frags stamp want f
+	local frags
+	read -r -a frags <<<"$(kernel_line "$1" | awk '{ $1 = ""; $2 = ""; print }')"
+	ensure_config_for "$1" "${frags[@]}"
+}
+
+# ensure_config_for KERNEL-DIR FRAGMENT...
+ensure_config_for() {
+	local k=$1 obj stamp want f
+	shift
+	local frags=("$@")
 	obj=$KBUILD/$k/obj
-	read -r -a frags <<<"$(kernel_line "$k" | awk '{ $1 = ""; $2 = ""; print }')"
 	for f in "${frags[@]}"; do
 		[ -f "$here/config/$f" ] || die "kernel '$k' names config fragment $f, which is not in kernel/config/"
 	done
@@ -246,6 +255,33 @@ build_kernel() {
 	say "$k: $(image_path "$k") ($((t1 - t0)) s)"
 }
 
+# Build every prefix of the series, patch by patch, with lab.config, in
+# $KBUILD/bisect: each patch must build on its own.
+bisect_series() {
+	local list p commit n=0 fail=0 src=$KBUILD/bisect/src
+	exec 9>"$KBUILD/.lock"
+	flock 9
+	ensure_tree
+	list=$(ensure_series)
+	flock -u 9
+	if [ ! -e "$src/.git" ]; then
+		mkdir -p "$KBUILD/bisect"
+		"${GIT[@]}" -C "$KBUILD/tree" worktree prune
+		"${GIT[@]}" -C "$KBUILD/tree" worktree add -q --detach "$src" base
+	fi
+	while read -r p commit; do
+		n=$((n + 1))
+		"${GIT[@]}" -C "$src" checkout -q -f --detach "$commit"
+		if ensure_config_for bisect lab.config && kmake bisect -j"$JOBS" bzImage >"$KBUILD/bisect/build.log" 2>&1; then
+			printf 'ok %d %s builds\n' "$n" "$p"
+		else
+			printf 'not ok %d %s does not build (log: %s)\n' "$n" "$p" "$KBUILD/bisect/build.log"
+			fail=1
+		fi
+	done <"$list"
+	return $fail
+}
+
 image_path() {
 	printf '%s\n' "$KBUILD/$1/obj/arch/x86/boot/bzImage"
 }
@@ -268,6 +304,7 @@ image)
 	image_path "$2"
 	;;
 tree) mkdir -p "$KBUILD"; ensure_tree; printf '%s\n' "$KBUILD/tree" ;;
+bisect) mkdir -p "$KBUILD"; bisect_series ;;
 names) kernel_names ;;
 *) die "usage: kernel/build.sh build|config|image|src KERNEL, or tree, or names" ;;
 esac
