@@ -20,7 +20,9 @@ include rootfs-images/images.mk
 -include init/init.mk
 -include lab/lab.mk
 
-.PHONY: help deps lab test clean distclean
+.PHONY: help deps lab test host-tests clean distclean
+
+host-tests: host-tests-init host-tests-lab
 
 help:
 	@echo 'nullfs-lab targets:'
