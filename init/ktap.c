@@ -118,6 +118,14 @@ struct ktap_test *ktap_find(struct ktap *k, const char *name)
 	return NULL;
 }
 
+int ktap_has(const struct ktap *k, const char *name)
+{
+	for (size_t i = 0; i < k->n; i++)
+		if (strcmp(k->t[i].name, name) == 0)
+			return 1;
+	return 0;
+}
+
 static void emit_line(ktap_emit_fn emit, void *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static void emit_line(ktap_emit_fn emit, void *ctx, const char *fmt, ...)

@@ -18,7 +18,7 @@
 #define KTAP_NAME_MAX 48
 #define KTAP_VALUE_MAX 128
 #define KTAP_DIAG_LINE_MAX 400   /* text of one diag line, without "# " and '\n' */
-#define KTAP_DIAG_MAX 32768      /* all diag text of one test */
+#define KTAP_DIAG_MAX 16384      /* all diag text of one test */
 #define KTAP_LINE_MAX (KTAP_DIAG_LINE_MAX + 2 * KTAP_VALUE_MAX + KTAP_NAME_MAX + 64)
 #define KTAP_TRUNC_MARK "...[truncated]"
 
@@ -57,6 +57,7 @@ void ktap_observef(struct ktap_test *t, const char *fmt, ...)
 void ktap_diag(struct ktap_test *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 struct ktap_test *ktap_find(struct ktap *k, const char *name);
+int ktap_has(const struct ktap *k, const char *name);
 
 /* Emit the document line by line. */
 struct ktap_summary ktap_render(const struct ktap *k, ktap_expect_fn expect, const void *ectx,

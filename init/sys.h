@@ -31,6 +31,20 @@ struct lab_mnt_id_req {
 #define LAB_MNT_ID_REQ_SIZE_VER0 24
 _Static_assert(sizeof(struct lab_mnt_id_req) == LAB_MNT_ID_REQ_SIZE_VER0, "mnt_id_req VER0");
 
+/* The second version (MNT_ID_REQ_SIZE_VER1 = 32, 6.11+) adds the namespace to look in. */
+struct lab_mnt_id_req_v1 {
+	uint32_t size;
+	uint32_t spare;          /* mnt_ns_fd in later kernels; 0 = unused */
+	uint64_t mnt_id;
+	uint64_t param;
+	uint64_t mnt_ns_id;
+};
+#define LAB_MNT_ID_REQ_SIZE_VER1 32
+_Static_assert(sizeof(struct lab_mnt_id_req_v1) == LAB_MNT_ID_REQ_SIZE_VER1, "mnt_id_req VER1");
+
+/* include/uapi/linux/nsfs.h: NS_GET_MNTNS_ID = _IOR(0xb7, 0x5, __u64) (6.10+) */
+#define LAB_NS_GET_MNTNS_ID 0x8008b705UL
+
 #define LAB_STATMOUNT_SB_BASIC  0x00000001U
 #define LAB_STATMOUNT_MNT_BASIC 0x00000002U
 #define LAB_STATMOUNT_FS_TYPE   0x00000020U

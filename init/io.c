@@ -1,0 +1,84 @@
+/* io.c - console output, file reads, clocks (see io.h). */
+#define _GNU_SOURCE
+#include "io.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+
+int write_all(int fd, const char *buf, size_t len)
+{
+	while (len > 0) {
+		ssize_t w = write(fd, buf, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		buf += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+void out_line(const char *fmt, ...)
+{
+	char line[IO_LINE_MAX];
+	va_list ap;
+	va_start(ap, fmt);
+	int r = vsnprintf(line, sizeof(line) - 1, fmt, ap);
+	va_end(ap);
+	size_t len = r < 0 ? 0 : (size_t)r;
+	if (len > sizeof(line) - 2)
+		len = sizeof(line) - 2;
+	line[len++] = '\n';
+	(void)write_all(1, line, len); /* nowhere to report a broken console */
+}
+
+void out_emit(void *ctx, const char *line, size_t len)
+{
+	(void)write_all(*(const int *)ctx, line, len);
+}
+
+long read_file(const char *path, char *buf, size_t size, int *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		*err = errno;
+		return -1;
+	}
+	size_t len = 0;
+	while (len + 1 < size) {
+		ssize_t r = read(fd, buf + len, size - 1 - len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			*err = errno;
+			close(fd);
+			return -1;
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+	}
+	close(fd);
+	buf[len] = '\0';
+	return (long)len;
+}
+
+uint64_t mono_ns(void)
+{
+	struct timespec ts;
+	if (clock_gettime(CLOCK_MONOTONIC, &ts) < 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+void sleep_ms(unsigned ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}

@@ -1,0 +1,25 @@
+/* io.h - console output (one write(2) per line, so kernel messages cannot split a line),
+ * whole-file reads, clocks. */
+#ifndef LAB_IO_H
+#define LAB_IO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define IO_LINE_MAX 1024
+
+/* Format one line, add '\n', write it to fd 1 with one write(2). */
+void out_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A ktap_emit_fn: ctx points at the int fd to write to. */
+void out_emit(void *ctx, const char *line, size_t len);
+/* Write all of buf to fd, retrying on EINTR and short writes; -1 on error. */
+int write_all(int fd, const char *buf, size_t len);
+
+/* Read up to size-1 bytes of path into buf and NUL-terminate it. Returns the length, or -1
+ * with *err = errno. */
+long read_file(const char *path, char *buf, size_t size, int *err);
+
+uint64_t mono_ns(void);
+void sleep_ms(unsigned ms);
+
+#endif
