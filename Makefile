@@ -32,6 +32,7 @@ help:
 	@echo '  make kernels              build every lab kernel'
 	@echo '  make -s kernel-image KERNEL=x   print the bzImage path'
 	@echo '  make check-patches        scripts/checkpatch.pl --strict on every patch'
+	@echo '  make kernel-coverage      compile every file the series touches (ksmbd, btrfs, ccp included)'
 	@echo '  make bisect-check         build the series patch by patch (slow, not in CI)'
 	@echo '  make images               the initramfs and the ext4 disk images'
 	@echo '  make init                 the static musl init'

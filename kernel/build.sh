@@ -8,6 +8,7 @@
 #   kernel/build.sh tree             extract the pristine tree only
 #   kernel/build.sh names            list the kernels of kernel/kernels
 #   kernel/build.sh bisect           build the series patch by patch
+#   kernel/build.sh coverage         compile every .c file the series touches
 #
 # Layout under $BUILD/kernel (BUILD defaults to ./build):
 #   tree/          git repository: the pristine Debian tree, tagged "base"
@@ -50,8 +51,9 @@ kernel_line() {
 	printf '%s\n' "$line"
 }
 
+# The bootable lab kernels (coverage is compile-only).
 kernel_names() {
-	awk '!/^#/ && NF { print $1 }' "$KERNELS"
+	awk '!/^#/ && NF && $1 != "coverage" { print $1 }' "$KERNELS"
 }
 
 series_patches() {
@@ -282,6 +284,31 @@ bisect_series() {
 	return $fail
 }
 
+# Compile every .c file the series touches, with the coverage kernel's
+# config (kernel/config/coverage.config enables the consumers that
+# tinyconfig leaves out). KTAP: one result per object.
+coverage_build() {
+	local src=$KBUILD/coverage/src obj n=0 fail=0 log
+	ensure_src coverage
+	ensure_config coverage
+	log=$KBUILD/coverage/build.log
+	if ! kmake coverage -j"$JOBS" prepare >"$log" 2>&1; then
+		tail -n 40 "$log" >&2
+		die "coverage: make prepare failed (log: $log)"
+	fi
+	for obj in $("${GIT[@]}" -C "$src" diff --name-only base HEAD -- '*.c' | sed 's/\.c$/.o/'); do
+		n=$((n + 1))
+		if kmake coverage -j"$JOBS" "$obj" >>"$log" 2>&1 && [ -f "$KBUILD/coverage/obj/$obj" ]; then
+			printf 'ok %d %s\n' "$n" "$obj"
+		else
+			printf 'not ok %d %s (log: %s)\n' "$n" "$obj" "$log"
+			fail=1
+		fi
+	done
+	[ "$n" -gt 0 ] || die "coverage: the series touches no .c file"
+	return $fail
+}
+
 image_path() {
 	printf '%s\n' "$KBUILD/$1/obj/arch/x86/boot/bzImage"
 }
@@ -305,6 +332,7 @@ image)
 	;;
 tree) mkdir -p "$KBUILD"; ensure_tree; printf '%s\n' "$KBUILD/tree" ;;
 bisect) mkdir -p "$KBUILD"; bisect_series ;;
+coverage) mkdir -p "$KBUILD"; coverage_build ;;
 names) kernel_names ;;
 *) die "usage: kernel/build.sh build|config|image|src KERNEL, or tree, or names" ;;
 esac

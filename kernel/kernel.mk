@@ -28,3 +28,7 @@ check-patches:
 
 bisect-check:
 	@kernel/build.sh bisect
+
+.PHONY: kernel-coverage
+kernel-coverage:
+	@kernel/build.sh coverage

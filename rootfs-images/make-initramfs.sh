@@ -9,7 +9,7 @@ work=$(dirname "$out")/initramfs.d
 mkdir -p "$work"
 [ -x "$init" ] || { echo "make-initramfs.sh: $init is not an executable" >&2; exit 1; }
 # Deterministic, not all zeros, $mib MiB.
-yes 'nullfs-lab ballast: this memory must come back after the switch' | head -c "$((mib * 1024 * 1024))" >"$work/ballast"
+head -c "$((mib * 1024 * 1024))" < <(yes 'nullfs-lab ballast: this memory must come back after the switch') >"$work/ballast"
 printf 'nullfs-lab firmware that only the initramfs has\n' >"$work/fw-initramfs.bin"
 sed -e "s|@INIT@|$init|" -e "s|@BALLAST@|$work/ballast|" -e "s|@FW_INITRAMFS@|$work/fw-initramfs.bin|" \
 	"$here/initramfs.list" >"$work/list"
