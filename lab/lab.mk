@@ -1,0 +1,52 @@
+# lab/lab.mk: the host side of the lab: logcheck, its tests and the runner.
+# Included by the top-level Makefile, which defines BUILD := $(CURDIR)/build
+# and the targets kernels and images.
+#
+#   make build/host/logcheck     the serial-log checker (host cc -O2)
+#   make host-tests-lab          unit tests (ASan/UBSan) and the runner's tests (a fake QEMU)
+#   make lab-run                 boot: lab/run -j $(JOBS) --accel $(ACCEL) "$(SCENARIO)" "$(KERNEL)"
+#                                with what is built; "make lab" builds the kernels and images
+#                                first, then runs this (e.g. make lab SCENARIO=pivot KERNEL=full)
+
+LAB_DIR := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
+LAB_HOST := $(BUILD)/host
+
+SCENARIO ?= all
+KERNEL ?= all
+JOBS ?= 2
+ACCEL ?= tcg
+# what lab-run builds first: nothing, as "make lab" builds the kernels and
+# images it needs; "make lab-run LAB_RUN_DEPS='kernels images'" builds them all
+LAB_RUN_DEPS ?=
+
+LAB_CC ?= cc
+LAB_CFLAGS ?= -std=c11 -O2 -Wall -Wextra -Werror
+LAB_SAN_CFLAGS ?= -std=c11 -g -O1 -Wall -Wextra -Werror -fno-omit-frame-pointer \
+	-fsanitize=address,undefined -fno-sanitize-recover=all
+LAB_SAN_ENV := ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+LAB_LIB := $(LAB_DIR)/ktaplog.c $(LAB_DIR)/ktaplog.h
+LAB_LOGCHECK := $(LAB_DIR)/logcheck.c $(LAB_LIB)
+
+$(LAB_HOST)/logcheck: $(LAB_LOGCHECK)
+	@mkdir -p $(@D)
+	$(LAB_CC) $(LAB_CFLAGS) -o $@ $(filter %.c,$^)
+
+# the same program with the sanitizers, for the runner's tests
+$(LAB_HOST)/logcheck-san: $(LAB_LOGCHECK)
+	@mkdir -p $(@D)
+	$(LAB_CC) $(LAB_SAN_CFLAGS) -o $@ $(filter %.c,$^)
+
+$(LAB_HOST)/test_logcheck: $(LAB_DIR)/tests/test_logcheck.c $(LAB_LOGCHECK)
+	@mkdir -p $(@D)
+	$(LAB_CC) $(LAB_SAN_CFLAGS) -DLOGCHECK_NO_MAIN -I$(LAB_DIR) -o $@ $(filter %.c,$^)
+
+.PHONY: host-tests-lab lab-run
+host-tests-lab: $(LAB_HOST)/test_logcheck $(LAB_HOST)/logcheck-san
+	$(LAB_SAN_ENV) $(LAB_HOST)/test_logcheck
+	$(LAB_SAN_ENV) LOGCHECK=$(LAB_HOST)/logcheck-san $(LAB_DIR)/tests/test_run.sh
+
+# an empty SCENARIO or KERNEL (the top-level Makefile has KERNEL ?=) means all
+lab-run: $(LAB_HOST)/logcheck $(LAB_RUN_DEPS)
+	BUILD="$(BUILD)" $(LAB_DIR)/run -j "$(JOBS)" --accel "$(ACCEL)" "$(or $(SCENARIO),all)" "$(or $(KERNEL),all)"

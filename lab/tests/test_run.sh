@@ -1,0 +1,294 @@
+#!/usr/bin/env bash
+# Tests of lab/run with a fake QEMU (lab/tests/fake-qemu): scenario files,
+# name selection, missing files, verdicts, timeouts, --accel auto, the
+# results directory, and stopping a run. Nothing boots. Prints KTAP; exits 1
+# when a test failed.
+#
+#   LOGCHECK=build/host/logcheck lab/tests/test_run.sh
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+lab=$(dirname "$here")
+top=$(dirname "$lab")
+LOGCHECK=${LOGCHECK:-$top/build/host/logcheck}
+[ -x "$LOGCHECK" ] || { echo "test_run.sh: $LOGCHECK is missing (make build/host/logcheck)" >&2; exit 2; }
+tmp=$(mktemp -d /tmp/test_run.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+export LOGCHECK BUILD=$tmp/build RESULTS=$tmp/results LAB_SCENARIOS=$tmp/good
+export QEMU=$here/fake-qemu LAB_PROBE_TIMEOUT=2
+
+mapfile -t kernels < <("$top/kernel/build.sh" names)
+K1=${kernels[0]} K2=${kernels[1]}
+
+# ------------------------------------------------------------------
+# helpers
+
+failed=0
+fail() {
+	printf '# %s\n' "$*"
+	failed=1
+}
+
+# run ARGS...: run lab/run; sets rc, out, err
+run() {
+	out=$("$lab/run" "$@" 2>"$tmp/stderr")
+	rc=$?
+	err=$(cat "$tmp/stderr")
+}
+
+want_rc() {
+	[ "$rc" -eq "$1" ] || fail "lab/run $2: exit status $rc, want $1; stdout: $out; stderr: $err"
+}
+
+has() {		# has WHAT TEXT NEEDLE
+	case $2 in
+	*"$3"*) ;;
+	*) fail "$1 lacks '$3'; it is: $2" ;;
+	esac
+}
+
+scenario() {	# scenario DIR NAME: the file from stdin
+	mkdir -p "$tmp/$1"
+	cat >"$tmp/$1/$2"
+}
+
+setup() {
+	local k
+	for k in "${kernels[@]}"; do
+		mkdir -p "$BUILD/kernel/$k/obj/arch/x86/boot"
+		echo fake >"$BUILD/kernel/$k/obj/arch/x86/boot/bzImage"
+	done
+	mkdir -p "$BUILD/images"
+	for k in initramfs.cpio root.ext4 zeros.img truncated.ext4 truncated.cpio; do
+		echo fake >"$BUILD/images/$k"
+	done
+	scenario good good1 <<-EOF
+		description: two kernels, words after --, a kernel's own words
+		kernels: $K1 $K2
+		cmdline: lab.root=/dev/vda -- stage2   # init arguments stay last
+		cmdline[$K2]: extra.word
+		expect a   *=x  $K2=y
+		expect b   *=1
+	EOF
+	scenario good good2 <<-EOF
+		kernels: $K1
+		initramfs: no
+		disk: none
+		expect a *=x
+	EOF
+	printf 'kernels: %s\r\n# a comment\r\n\r\n  expect a *=x   # why\r\n' "$K1" | scenario good crlf
+	local mode
+	for mode in wrong missing panic warn hang error; do
+		scenario good "s-$mode" <<-EOF
+			kernels: $K1
+			timeout: 2
+			cmdline: fake=$mode
+			expect a *=x
+			expect b *=y
+		EOF
+	done
+	scenario good s-slowhang <<-EOF
+		kernels: $K1
+		timeout: 30
+		cmdline: fake=hang
+		expect a *=x
+	EOF
+}
+
+# ------------------------------------------------------------------
+# tests
+
+test_bad_scenarios() {
+	local -A want=(
+		[novalue]="novalue:3: expect a: no value for kernel $K2 (add $K2=VALUE or *=VALUE)"
+		[badkey]="badkey:2: unknown key 'colour'"
+		[badinitramfs]="badinitramfs:2: initramfs: 'maybe' is not yes, no or truncated"
+		[badkernel]="badkernel:1: unknown kernel 'nosuch'"
+		[expectkernel]="expectkernel:2: expect a: kernel nosuch is not in this scenario's kernels"
+		[duptest]="duptest:3: expect a: the test is given twice"
+		[kcmd]="kcmd:2: cmdline[$K2]: $K2 is not in this scenario's kernels"
+		[ownword]="ownword:2: cmdline: 'lab.expect.a=x' comes from the runner"
+		[nokernels]="nokernels: no 'kernels:' line"
+		[noexpect]="noexpect: no 'expect' line"
+		[badtimeout]="badtimeout:2: timeout: 'soon' is not a number of seconds"
+		[quote]="quote:2: expect a: the value 'x\"' has a '\"'"
+		[twice]="twice:2: kernels: is given twice (first at line 1)"
+		[garbage]="garbage:2: cannot read 'this is not a setting'"
+	)
+	scenario bad novalue <<-EOF
+		kernels: $K1 $K2
+		# only $K1
+		expect a $K1=x
+	EOF
+	printf 'kernels: %s\ncolour: red\nexpect a *=x\n' "$K1" | scenario bad badkey
+	printf 'kernels: %s\ninitramfs: maybe\nexpect a *=x\n' "$K1" | scenario bad badinitramfs
+	printf 'kernels: %s nosuch\nexpect a *=x\n' "$K1" | scenario bad badkernel
+	printf 'kernels: %s\nexpect a %s=x nosuch=y\n' "$K1" "$K1" | scenario bad expectkernel
+	printf 'kernels: %s\nexpect a *=x\nexpect a *=y\n' "$K1" | scenario bad duptest
+	printf 'kernels: %s\ncmdline[%s]: w\nexpect a *=x\n' "$K1" "$K2" | scenario bad kcmd
+	printf 'kernels: %s\ncmdline: lab.expect.a=x\nexpect a *=x\n' "$K1" | scenario bad ownword
+	printf 'expect a *=x\n' | scenario bad nokernels
+	printf 'kernels: %s\n' "$K1" | scenario bad noexpect
+	printf 'kernels: %s\ntimeout: soon\nexpect a *=x\n' "$K1" | scenario bad badtimeout
+	printf 'kernels: %s\nexpect a *=x"\n' "$K1" | scenario bad quote
+	printf 'kernels: %s\nkernels: %s\nexpect a *=x\n' "$K1" "$K1" | scenario bad twice
+	printf 'kernels: %s\nthis is not a setting\n' "$K1" | scenario bad garbage
+	local name
+	for name in "${!want[@]}"; do
+		LAB_SCENARIOS=$tmp/bad run -n "$name" all
+		want_rc 2 "-n $name all"
+		has "the error for $name" "$err" "$tmp/bad/${want[$name]}"
+	done
+}
+
+test_good_scenarios_parse() {
+	run -n all all
+	want_rc 0 "-n all all"
+	has "the dry run" "$out" "# crlf on $K1"
+	has "the dry run" "$out" "lab.scenario=crlf\\ lab.expect.a=x"
+}
+
+test_unknown_names() {
+	run nope all
+	want_rc 2 "nope all"
+	has stderr "$err" "unknown scenario 'nope'; the scenarios are: crlf good1 good2 s-"
+	run good1 "$K1,nosuch"
+	want_rc 2 "good1 $K1,nosuch"
+	has stderr "$err" "unknown kernel 'nosuch'; the kernels are: ${kernels[*]}"
+	run "" all
+	want_rc 2 "'' all"
+	has stderr "$err" "no scenario given"
+	run good2 "$K2"
+	want_rc 2 "good2 $K2"
+	has stderr "$err" "nothing to boot: no selected scenario lists kernel $K2 (good2: $K1)"
+}
+
+test_bad_options() {
+	run -j 0 good2 all
+	want_rc 2 "-j 0"
+	run --accel fast good2 all
+	want_rc 2 "--accel fast"
+	has stderr "$err" "'fast' is not tcg, kvm or auto"
+	run good2
+	want_rc 2 "one argument"
+	run --run-id latest good2 all
+	want_rc 2 "--run-id latest"
+	run --run-id ../x good2 all
+	want_rc 2 "--run-id ../x"
+	run --frobnicate good2 all
+	want_rc 2 "--frobnicate"
+}
+
+test_missing_files() {
+	local img=$BUILD/kernel/$K2/obj/arch/x86/boot/bzImage
+	mv "$img" "$img.away"
+	run good1 all
+	want_rc 2 "good1 all without the $K2 kernel"
+	has stderr "$err" "bzImage is missing: run make kernel KERNEL=$K2"
+	run good2 all	# does not need that kernel
+	want_rc 0 "good2 all without the $K2 kernel"
+	mv "$img.away" "$img"
+	mv "$BUILD/images/root.ext4" "$tmp/root.ext4"
+	run good1 "$K1"
+	want_rc 2 "good1 without root.ext4"
+	has stderr "$err" "$BUILD/images/root.ext4 is missing: run make images"
+	mv "$tmp/root.ext4" "$BUILD/images/root.ext4"
+}
+
+test_passing_run() {
+	local d=$RESULTS/r1
+	run -j 2 --run-id r1 good1,good2 all
+	want_rc 0 "good1,good2 all"
+	has stdout "$out" "good1     $K1"
+	has stdout "$out" "good1     $K2"
+	has stdout "$out" "PASS"
+	[ "$(printf '%s\n' "$out" | tail -n 1)" = "3 passed, 0 failed" ] || fail "the last line is not '3 passed, 0 failed': $out"
+	[ "$(printf '%s\n' "$out" | grep -c ' PASS ')" -eq 3 ] || fail "want 3 PASS lines: $out"
+	[ "$(readlink "$RESULTS/latest")" = r1 ] || fail "results/latest is not r1"
+	[ "$(cat "$d/good1-$K2.cmdline")" = "console=ttyS0 panic=-1 lab.scenario=good1 lab.root=/dev/vda extra.word lab.expect.a=y lab.expect.b=1 -- stage2" ] ||
+		fail "good1-$K2.cmdline is: $(cat "$d/good1-$K2.cmdline")"
+	[ -s "$d/good1-$K1.log" ] || fail "no good1-$K1.log"
+	has "good1-$K1.qemu" "$(cat "$d/good1-$K1.qemu")" "-initrd $BUILD/images/initramfs.cpio -drive file=$BUILD/images/root.ext4\\,if=virtio\\,format=raw\\,snapshot=on"
+	has "good1-$K1.qemu" "$(cat "$d/good1-$K1.qemu")" "-nodefaults -no-reboot -machine pc -accel tcg -cpu max -smp 1 -m 256 -display none -monitor none -serial file:$d/good1-$K1.log"
+	case $(cat "$d/good2-$K1.qemu") in *-initrd* | *-drive*) fail "good2 has an initrd or a disk" ;; esac
+	has "good1-$K1.check" "$(cat "$d/good1-$K1.check")" "PASS: 2 ok"
+	run --run-id r1 good2 all
+	want_rc 2 "a second run r1"
+	has stderr "$err" "r1/good2-$K1.log exists: pick another --run-id"
+	mkdir -p "$RESULTS/made-before"	# lab/suite makes the directory first
+	run --run-id made-before good2 all
+	want_rc 0 "a run in an existing empty directory"
+}
+
+test_failing_run() {
+	local line
+	local -A want=(
+		[s-wrong]="not ok 1 a (observed=WRONG expected=x): line 6: \"not ok 1 a # observed=WRONG expected=x\""
+		[s-missing]="no result for 1 expected test: b"
+		[s-panic]="kernel panic: line 4: \"[    1.002308] Kernel panic - not syncing: VFS: Unable to mount root fs"
+		[s-warn]="kernel WARNING: line 4:"
+		[s-hang]="timeout after 2 s; last line: \"[    1.000000] Run /init as init process\""
+		[s-error]="qemu exited with status 1: qemu-system-x86_64: -drive file=x: Could not open"
+	)
+	run -j 3 --run-id r2 s-wrong,s-missing,s-panic,s-warn,s-hang,s-error "$K1"
+	want_rc 1 "the failing scenarios"
+	[ "$(printf '%s\n' "$out" | tail -n 1)" = "0 passed, 6 failed" ] || fail "the last line is not '0 passed, 6 failed': $out"
+	for s in "${!want[@]}"; do
+		line=$(printf '%s\n' "$out" | grep "^$s ") || { fail "no line for $s: $out"; continue; }
+		[[ $line =~ ^$s\ +$K1\ +FAIL\ +[0-9]+\.[0-9]s\ \ (.*)$ ]] || fail "the line of $s is not 's $K1 FAIL N.Ns reason': $line"
+		has "the reason of $s" "${BASH_REMATCH[1]:-}" "${want[$s]}"
+	done
+	line=$(printf '%s\n' "$out" | grep "^s-hang ")
+	if ! [[ $line =~ \ ([0-9]+)\.[0-9]s\  ]] || [ "${BASH_REMATCH[1]}" -lt 2 ] || [ "${BASH_REMATCH[1]}" -gt 8 ]; then
+		fail "s-hang should take 2 to 8 s: $line"
+	fi
+	[ "$(wc -l <"$RESULTS/r2/summary")" -eq 7 ] || fail "the summary has not 7 lines"
+}
+
+test_accel_auto() {
+	run --accel auto --run-id r3 good2 "$K1"
+	want_rc 0 "--accel auto"
+	has stderr "$err" "using tcg"
+	has "good2-$K1.qemu" "$(cat "$RESULTS/r3/good2-$K1.qemu")" "-accel tcg"
+}
+
+test_stop_a_run() {
+	local pid t0 qpid
+	"$lab/run" --run-id r4 s-slowhang "$K1" >"$tmp/r4.out" 2>&1 &
+	pid=$!
+	t0=$SECONDS
+	while [ ! -s "$RESULTS/r4/s-slowhang-$K1.log.pid" ] && [ $((SECONDS - t0)) -lt 10 ]; do sleep 0.2; done
+	qpid=$(cat "$RESULTS/r4/s-slowhang-$K1.log.pid" 2>/dev/null)
+	kill -TERM "$pid"
+	wait "$pid"
+	rc=$?
+	[ "$rc" -eq 130 ] || fail "a stopped run exits $rc, want 130: $(cat "$tmp/r4.out")"
+	[ $((SECONDS - t0)) -lt 10 ] || fail "stopping a run took $((SECONDS - t0)) s"
+	if [ -z "$qpid" ]; then
+		fail "the fake QEMU never started"
+	elif kill -0 "$qpid" 2>/dev/null; then
+		fail "the fake QEMU $qpid still runs after the run stopped"
+		kill "$qpid"
+	fi
+}
+
+tests=(bad_scenarios good_scenarios_parse unknown_names bad_options missing_files
+	passing_run failing_run accel_auto stop_a_run)
+
+setup
+echo "KTAP version 1"
+echo "1..${#tests[@]}"
+n=0 bad=0
+for t in "${tests[@]}"; do
+	n=$((n + 1))
+	failed=0
+	"test_$t"
+	if [ $failed -eq 0 ]; then
+		echo "ok $n $t"
+	else
+		echo "not ok $n $t"
+		bad=$((bad + 1))
+	fi
+done
+echo "# $((n - bad)) passed, $bad failed"
+[ $bad -eq 0 ]
