@@ -1,7 +1,7 @@
-# init/init.mk - build lab-init (static, musl) and run its host unit tests.
+# init/init.mk - build lab-init and lab-helper (static, musl) and run their host unit tests.
 # Included by the top-level Makefile, which defines BUILD := $(CURDIR)/build.
 #
-#   make init              -> $(BUILD)/init/lab-init
+#   make init              -> $(BUILD)/init/lab-init, $(BUILD)/init/lab-helper
 #   make host-tests-init   -> $(BUILD)/host/init-test_* built with ASan/UBSan and run
 
 INIT_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
@@ -9,28 +9,41 @@ BUILD ?= $(CURDIR)/build
 
 INIT_CC ?= musl-gcc
 INIT_CFLAGS := -std=c11 -Wall -Wextra -Werror -static -O2
-INIT_SRCS := $(sort $(wildcard $(INIT_DIR)/*.c))
+# lab-helper.c is the main of the second binary; every other .c is lab-init's
+INIT_HELPER_MAIN := $(INIT_DIR)/lab-helper.c
+INIT_SRCS := $(filter-out $(INIT_HELPER_MAIN),$(sort $(wildcard $(INIT_DIR)/*.c)))
 INIT_HDRS := $(sort $(wildcard $(INIT_DIR)/*.h))
 INIT_BIN := $(BUILD)/init/lab-init
+# /sbin/lab-helper on the ext4 root: stage 2's core_pattern pipe helper (the umh test)
+INIT_HELPER_SRCS := $(INIT_HELPER_MAIN) $(addprefix $(INIT_DIR)/,marker.c escape.c fsinfo.c io.c)
+INIT_HELPER_BIN := $(BUILD)/init/lab-helper
 
 INIT_HOST_CC ?= cc
 INIT_HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -g -fsanitize=address,undefined \
 	-fno-omit-frame-pointer
 # each host test and the pure modules it links
-INIT_HOST_TESTS := cmdline ktap mountinfo fsinfo
+INIT_HOST_TESTS := cmdline ktap mountinfo fsinfo escape marker kmsg
 INIT_TEST_MODS_cmdline := cmdline
 INIT_TEST_MODS_ktap := ktap
 INIT_TEST_MODS_mountinfo := mountinfo
 INIT_TEST_MODS_fsinfo := fsinfo
+INIT_TEST_MODS_escape := escape
+INIT_TEST_MODS_marker := marker escape
+INIT_TEST_MODS_kmsg := kmsg
 INIT_HOST_BINS := $(INIT_HOST_TESTS:%=$(BUILD)/host/init-test_%)
 
 .PHONY: init host-tests-init
 
-init: $(INIT_BIN)
+init: $(INIT_BIN) $(INIT_HELPER_BIN)
 
 $(INIT_BIN): $(INIT_SRCS) $(INIT_HDRS) $(INIT_DIR)/init.mk
 	@mkdir -p $(@D)
 	$(INIT_CC) $(INIT_CFLAGS) -o $@.tmp $(INIT_SRCS)
+	@mv -f $@.tmp $@
+
+$(INIT_HELPER_BIN): $(INIT_HELPER_SRCS) $(INIT_HDRS) $(INIT_DIR)/init.mk
+	@mkdir -p $(@D)
+	$(INIT_CC) $(INIT_CFLAGS) -o $@.tmp $(INIT_HELPER_SRCS)
 	@mv -f $@.tmp $@
 
 define INIT_HOST_TEST_RULE

@@ -68,6 +68,30 @@ long read_file(const char *path, char *buf, size_t size, int *err)
 	return (long)len;
 }
 
+int write_file(const char *path, int flags, const char *buf, size_t len, int *err,
+	       const char **call)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | flags, 0644);
+	if (fd < 0) {
+		*err = errno;
+		*call = "open";
+		return -1;
+	}
+	errno = 0;
+	if (write_all(fd, buf, len) < 0) {
+		*err = errno ? errno : EIO; /* a write(2) of 0 bytes sets no errno */
+		*call = "write";
+		close(fd);
+		return -1;
+	}
+	if (close(fd) < 0) {
+		*err = errno;
+		*call = "close";
+		return -1;
+	}
+	return 0;
+}
+
 uint64_t mono_ns(void)
 {
 	struct timespec ts;

@@ -18,6 +18,10 @@ int write_all(int fd, const char *buf, size_t len);
 /* Read up to size-1 bytes of path into buf and NUL-terminate it. Returns the length, or -1
  * with *err = errno. */
 long read_file(const char *path, char *buf, size_t size, int *err);
+/* open(path, O_WRONLY|O_TRUNC|flags, 0644) and write all of buf. 0, or -1 with *err = errno
+ * and the failed call ("open", "write", "close") in *call. */
+int write_file(const char *path, int flags, const char *buf, size_t len, int *err,
+	       const char **call);
 
 uint64_t mono_ns(void);
 void sleep_ms(unsigned ms);

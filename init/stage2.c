@@ -3,9 +3,11 @@
 #define _GNU_SOURCE
 #include "fsinfo.h"
 #include "io.h"
+#include "kmsg.h"
 #include "lab.h"
 #include "mountinfo.h"
 #include "mounts.h"
+#include "stage2_opt.h"
 #include "sys.h"
 
 #include <ctype.h>
@@ -563,6 +565,52 @@ static void test_nullfs_user_mount(struct stage2 *s)
 	ktap_observe(t, "ok");
 }
 
+/* Entries of dir other than "." and ".."; -1 with *err when it cannot be read. */
+static long count_entries(const char *dir, int *err)
+{
+	DIR *d = opendir(dir);
+	if (!d) {
+		*err = errno;
+		return -1;
+	}
+	long n = 0;
+	for (;;) {
+		errno = 0;
+		struct dirent *e = readdir(d);
+		if (!e) {
+			*err = errno;
+			break;
+		}
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			n++;
+	}
+	closedir(d);
+	return *err ? -1 : n;
+}
+
+/* What the directory of kthreadd's root looks like: statx attributes and entries. */
+static void diag_nullfs_root(struct ktap_test *t, const char *dir, const char *when)
+{
+	struct lab_statx sx;
+	int err = 0;
+	memset(&sx, 0, sizeof(sx));
+	if (syscall(SYS_statx, AT_FDCWD, dir, 0, LAB_STATX_BASIC_STATS, &sx) < 0)
+		lab_report(t, WHO, errno, "statx(\"%s\", STATX_BASIC_STATS)", dir);
+	else
+		ktap_diag(t, "%s: statx(\"%s\"): mode 0%o, ino %llu, nlink %u, attributes 0x%llx "
+			  "(STATX_ATTR_IMMUTABLE %s)", when, dir, (unsigned)sx.stx_mode,
+			  (unsigned long long)sx.stx_ino, sx.stx_nlink,
+			  (unsigned long long)sx.stx_attributes,
+			  !(sx.stx_attributes_mask & LAB_STATX_ATTR_IMMUTABLE) ?
+			  "not in stx_attributes_mask: this fs does not report it" :
+			  sx.stx_attributes & LAB_STATX_ATTR_IMMUTABLE ? "set" : "clear");
+	long n = count_entries(dir, &err);
+	if (n < 0)
+		lab_report(t, WHO, err, "opendir/readdir(\"%s\")", dir);
+	else
+		ktap_diag(t, "%s: %s has %ld entries besides . and ..", when, dir, n);
+}
+
 static void test_nullfs_immutable(struct stage2 *s)
 {
 	struct ktap_test *t = ktap_add(s->k, "nullfs_immutable");
@@ -573,7 +621,12 @@ static void test_nullfs_immutable(struct stage2 *s)
 		ktap_observe(t, "unreachable");
 		return;
 	}
-	char mk[32], cr[32];
+	diag_nullfs_root(t, "/proc/2/root/", "before");
+	struct stat st;
+	char lk[32] = "ok", mk[32], cr[32];
+	if (stat("/proc/2/root/lab-x", &st) < 0)
+		snprintf(lk, sizeof(lk), "%s", errno_name(errno).s);
+	ktap_diag(t, "stat(\"/proc/2/root/lab-x\") (a plain lookup): %s", lk);
 	if (mkdir("/proc/2/root/lab-x", 0755) < 0) {
 		snprintf(mk, sizeof(mk), "%s", errno_name(errno).s);
 	} else {
@@ -592,56 +645,56 @@ static void test_nullfs_immutable(struct stage2 *s)
 	}
 	ktap_diag(t, "mkdir(\"/proc/2/root/lab-x\", 0755): %s; "
 		  "open(\"/proc/2/root/lab-y\", O_CREAT|O_WRONLY, 0644): %s", mk, cr);
+	diag_nullfs_root(t, "/proc/2/root/", "after");
+	if (strcmp(mk, "ENOENT") == 0 && strcmp(cr, "ENOENT") == 0 && strcmp(lk, "ENOENT") == 0)
+		ktap_diag(t, "ENOENT here is the refusal, not a missing directory: nullfs's root is "
+			  "a permanently empty directory whose ->lookup answers ENOENT for every "
+			  "name (see the plain lookup above); mkdir and open(O_CREAT) look the new "
+			  "name up as part of creating it, and that ENOENT is what they return, "
+			  "ahead of the refusal (EPERM) the root inode's S_IMMUTABLE would give");
 	ktap_observef(t, "mkdir=%s,create=%s", mk, cr);
+}
+
+#define PIVOT_MSG "VFS: Pivoted into new rootfs"
+
+struct pivot_msg_ctx {
+	struct ktap_test *t;
+	unsigned found;
+};
+
+static void pivot_msg_rec(void *ctx, const struct kmsg_rec *r)
+{
+	struct pivot_msg_ctx *p = ctx;
+	const char *msg = r->text;
+	if (strstr(msg, PIVOT_MSG)) {
+		p->found++;
+		ktap_diag(p->t, "kmsg: %s", msg);
+	} else if (!strstr(msg, "ommand line:") && /* it has lab.expect.initramfs_* */
+		   (strncmp(msg, "VFS:", 4) == 0 || strstr(msg, "rootfs") ||
+		    strstr(msg, "initramfs") || strstr(msg, "init process"))) {
+		ktap_diag(p->t, "kmsg: %s", msg);
+	}
 }
 
 static void test_kernel_pivot_msg(struct stage2 *s)
 {
-	static const char needle[] = "VFS: Pivoted into new rootfs";
 	struct ktap_test *t = ktap_add(s->k, "kernel_pivot_msg");
-	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	char call[96];
+	int err = 0;
+	int fd = kmsg_open(0, &err, call, sizeof(call));
 	if (fd < 0) {
-		int e = errno;
-		lab_report(t, WHO, e, "open(\"/dev/kmsg\", O_RDONLY|O_NONBLOCK)");
-		ktap_observe(t, errno_name(e).s);
+		lab_report(t, WHO, err, "%s", call);
+		ktap_observe(t, errno_name(err).s);
 		return;
 	}
-	char rec[8192];
-	unsigned records = 0, lost = 0, found = 0;
-	for (;;) {
-		ssize_t r = read(fd, rec, sizeof(rec) - 1);
-		if (r < 0 && errno == EPIPE) { /* overwritten while we read: go on */
-			lost++;
-			continue;
-		}
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			if (errno != EAGAIN)
-				lab_report(t, WHO, errno, "read(\"/dev/kmsg\")");
-			break;
-		}
-		if (r == 0)
-			break;
-		rec[r] = '\0';
-		records++;
-		char *msg = strchr(rec, ';');
-		msg = msg ? msg + 1 : rec;
-		char *nl = strchr(msg, '\n');
-		if (nl)
-			*nl = '\0';
-		if (strstr(msg, needle)) {
-			found++;
-			ktap_diag(t, "kmsg: %s", msg);
-		} else if (!strstr(msg, "ommand line:") && /* it has lab.expect.initramfs_* */
-			   (strncmp(msg, "VFS:", 4) == 0 || strstr(msg, "rootfs") ||
-			    strstr(msg, "initramfs") || strstr(msg, "init process"))) {
-			ktap_diag(t, "kmsg: %s", msg);
-		}
-	}
+	struct pivot_msg_ctx p = { t, 0 };
+	struct kmsg_stats st = { 0, 0, 0 };
+	if ((err = kmsg_scan(fd, pivot_msg_rec, &p, &st)) != 0)
+		lab_report(t, WHO, err, "read(\"/dev/kmsg\")");
 	close(fd);
-	ktap_diag(t, "%u records read (%u lost), '%s' %u times", records, lost, needle, found);
-	ktap_observe(t, found ? "present" : "absent");
+	ktap_diag(t, "%u records read (%u lost), '%s' %u times", st.records, st.lost, PIVOT_MSG,
+		  p.found);
+	ktap_observe(t, p.found ? "present" : "absent");
 }
 
 int stage2_main(int argc, char **argv)
@@ -660,12 +713,19 @@ int stage2_main(int argc, char **argv)
 	lab_watchdog(wd);
 	out_line("# " WHO ": lab-init stage 2 on %s, %d words from stage 1, watchdog %u s",
 		 statfs_name("/", NULL).s, argc - 2, wd);
+	struct pid1_unshare pu;
+	pid1_unshare_run(cl, &pu); /* lab.pid1_unshare=1: before any test */
 
 	struct stage2 s = {
 		.cl = cl, .k = k, .shmem_before_kb = -1, .ballast_kb = 0, .switch_ns = -1,
 		.root_mount_id = -1, .ns = NULL,
 	};
 	take_stage1_results(&s, argc, argv);
+	/* the tests of stage2_opt.h run only when the command line expects them */
+	if (cmdline_expect(cl, "pid1_unshare"))
+		test_pid1_unshare(k, &pu);
+	if (cmdline_expect(cl, "pid1_unshare_warning"))
+		test_pid1_unshare_warning(k);
 	test_mountinfo(&s);
 	test_ns_mounts(&s);
 	test_task_roots(&s);
@@ -677,6 +737,14 @@ int stage2_main(int argc, char **argv)
 	test_nullfs_immutable(&s);
 	test_kernel_pivot_msg(&s);
 	free(s.ns);
+	if (cmdline_expect(cl, "umh"))
+		test_umh(k);
+	if (cmdline_expect(cl, "firmware_rootfs"))
+		test_firmware(k, "firmware_rootfs", "lab-rootfs.bin", 0);
+	if (cmdline_expect(cl, "firmware_rootfs_async"))
+		test_firmware(k, "firmware_rootfs_async", "lab-rootfs.bin", 1);
+	if (cmdline_expect(cl, "firmware_initramfs_only"))
+		test_firmware(k, "firmware_initramfs_only", "lab-initramfs-only.bin", 0);
 
 	lab_print_ktap(k, cl);
 	lab_finish(WHO);

@@ -17,6 +17,32 @@
 #define SYS_listmount 458
 #endif
 
+#ifndef SYS_statx
+#define SYS_statx 332
+#endif
+
+/* struct statx (include/uapi/linux/stat.h), the fields up to stx_attributes_mask */
+struct lab_statx {
+	uint32_t stx_mask;
+	uint32_t stx_blksize;
+	uint64_t stx_attributes;
+	uint32_t stx_nlink;
+	uint32_t stx_uid;
+	uint32_t stx_gid;
+	uint16_t stx_mode;
+	uint16_t spare0;
+	uint64_t stx_ino;
+	uint64_t stx_size;
+	uint64_t stx_blocks;
+	uint64_t stx_attributes_mask;
+	uint8_t rest[192];       /* timestamps, devices, ... */
+};
+_Static_assert(offsetof(struct lab_statx, stx_ino) == 32, "statx.stx_ino");
+_Static_assert(offsetof(struct lab_statx, stx_attributes_mask) == 56, "statx.attributes_mask");
+_Static_assert(sizeof(struct lab_statx) == 256, "statx size");
+#define LAB_STATX_BASIC_STATS 0x000007ffU
+#define LAB_STATX_ATTR_IMMUTABLE 0x00000010ULL
+
 /* kcmp types (include/uapi/linux/kcmp.h) */
 #define LAB_KCMP_FS 3
 

@@ -1,11 +1,13 @@
 # The boot images, all under $(BUILD)/images:
 #   initramfs.cpio   newc cpio: /init (the lab init), /dev/console, /ballast, firmware
-#   root.ext4        the real root (mkfs.ext4 -d): /sbin/lab-init and the mount points
+#   root.ext4        the real root (mkfs.ext4 -d): /sbin/lab-init, /sbin/lab-helper, the mount
+#                    points, /etc/lab-root, /lib/firmware/lab-rootfs.bin
 #   zeros.img        a disk of zeros (no filesystem)
 #   truncated.ext4   the first MiB of root.ext4: a valid superblock, a disk too small
 #   truncated.cpio   the first half of initramfs.cpio
 IMAGES      := $(BUILD)/images
 LAB_INIT    := $(BUILD)/init/lab-init
+LAB_HELPER  := $(BUILD)/init/lab-helper
 GEN_CPIO    := $(IMAGES)/gen_init_cpio
 KERNEL_TREE := $(BUILD)/kernel/tree
 BALLAST_MIB ?= 16
@@ -26,9 +28,9 @@ $(GEN_CPIO): $(KERNEL_TREE)/usr/gen_init_cpio.c
 $(IMAGES)/initramfs.cpio: $(LAB_INIT) $(GEN_CPIO) rootfs-images/initramfs.list rootfs-images/make-initramfs.sh
 	rootfs-images/make-initramfs.sh $@ $(LAB_INIT) $(GEN_CPIO) $(BALLAST_MIB)
 
-$(IMAGES)/root.ext4: $(LAB_INIT) rootfs-images/make-root.sh
+$(IMAGES)/root.ext4: $(LAB_INIT) $(LAB_HELPER) rootfs-images/make-root.sh
 	@mkdir -p $(@D)
-	rootfs-images/make-root.sh $@ $(LAB_INIT) $(ROOT_MIB)
+	rootfs-images/make-root.sh $@ $(LAB_INIT) $(LAB_HELPER) $(ROOT_MIB)
 
 $(IMAGES)/zeros.img:
 	@mkdir -p $(@D)

@@ -1,0 +1,121 @@
+/* firmware.c - stage 2's firmware tests through CONFIG_TEST_FIRMWARE (lib/test_firmware.c):
+ * writing a name to trigger_request loads it with request_firmware() in the writer's context;
+ * trigger_async_request uses request_firmware_nowait(), whose load runs in a kworker, and
+ * waits for it. /dev/test_firmware reads back what was loaded. See stage2_opt.h. */
+#define _GNU_SOURCE
+#include "escape.h"
+#include "fsinfo.h"
+#include "io.h"
+#include "lab.h"
+#include "stage2_opt.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#define WHO "stage2"
+#define FW_SYSFS "/sys/devices/virtual/misc/test_firmware"
+#define FW_DEV "/dev/test_firmware"
+#define FW_DIR "/lib/firmware"
+#define FW_MAX 8192
+#define FW_SHOW 64
+
+/* Read all of path (a file or the misc device) into buf; the length, or -1 with *err. */
+static long read_all(const char *path, char *buf, size_t size, int *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		*err = errno;
+		return -1;
+	}
+	size_t len = 0;
+	while (len < size) {
+		ssize_t r = read(fd, buf + len, size - len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			*err = errno;
+			close(fd);
+			return -1;
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+	}
+	close(fd);
+	return (long)len;
+}
+
+static void diag_bytes(struct ktap_test *t, const char *what, const char *buf, long len)
+{
+	char esc[FW_SHOW * 4 + 1];
+	size_t show = len < FW_SHOW ? (size_t)len : FW_SHOW;
+	escape_bytes(buf, show, esc, sizeof(esc));
+	ktap_diag(t, "%s: %ld bytes \"%s\"%s", what, len, esc, (size_t)len > show ? "..." : "");
+}
+
+void test_firmware(struct ktap *k, const char *test, const char *name, int async)
+{
+	const char *const needles[] = { name, "firmware", NULL };
+	struct ktap_test *t = ktap_add(k, test);
+	const char *trigger = async ? FW_SYSFS "/trigger_async_request" :
+		FW_SYSFS "/trigger_request";
+	char want[FW_MAX], got[FW_MAX];
+	char path[256];
+	int err = 0;
+
+	snprintf(path, sizeof(path), FW_DIR "/%s", name);
+	long wlen = read_all(path, want, sizeof(want), &err);
+	if (wlen < 0)
+		ktap_diag(t, "our root's %s: %s (%s)", path, strerror(err), errno_name(err).s);
+	else
+		diag_bytes(t, path, want, wlen);
+
+	int kfd = kmsg_diag_open(t, 1, &err);
+	int fd = open(trigger, O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err = errno;
+		lab_report(t, WHO, err, "open(\"%s\", O_WRONLY)", trigger);
+		kmsg_diag_close(t, kfd, needles);
+		ktap_observe(t, errno_name(err).s);
+		return;
+	}
+	uint64_t t0 = mono_ns();
+	ssize_t w = write(fd, name, strlen(name)); /* no '\n': the name is the whole write */
+	err = w < 0 ? errno : 0;
+	unsigned ms = (unsigned)((mono_ns() - t0) / 1000000);
+	if (close(fd) < 0)
+		lab_report(t, WHO, errno, "close(\"%s\")", trigger);
+	if (w < 0)
+		ktap_diag(t, "write(\"%s\", \"%s\", %zu) = -1: %s (%s), after %u ms", trigger, name,
+			  strlen(name), strerror(err), errno_name(err).s, ms);
+	else
+		ktap_diag(t, "write(\"%s\", \"%s\", %zu) = %zd, after %u ms", trigger, name,
+			  strlen(name), w, ms);
+	if (w < 0 && async)
+		ktap_diag(t, "(trigger_async_request reports every failed load as ENOMEM; the "
+			  "kernel messages below have the real error)");
+
+	int rerr = 0;
+	long glen = read_all(FW_DEV, got, sizeof(got), &rerr);
+	if (glen < 0)
+		lab_report(t, WHO, rerr, "open/read(\"" FW_DEV "\")");
+	else
+		diag_bytes(t, "read back from " FW_DEV, got, glen);
+	kmsg_diag_close(t, kfd, needles);
+
+	if (w < 0) {
+		ktap_observe(t, errno_name(err).s);
+	} else if (glen < 0) {
+		ktap_observe(t, errno_name(rerr).s);
+	} else if (wlen >= 0 && glen == wlen && memcmp(got, want, (size_t)wlen) == 0) {
+		ktap_diag(t, "the loaded firmware is our root's %s, byte for byte", path);
+		ktap_observe(t, "loaded");
+	} else {
+		ktap_diag(t, "the loaded firmware (%ld bytes) is not our root's %s (%s)", glen, path,
+			  wlen < 0 ? "which is missing" : "which differs");
+		ktap_observe(t, "mismatch");
+	}
+}

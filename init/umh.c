@@ -1,0 +1,159 @@
+/* umh.c - stage 2's "umh" test: is a usermode helper started after the switch in PID 1's
+ * root? The core_pattern pipe helper is one: the kernel starts it from a kworker when a task
+ * dumps core. See stage2_opt.h and marker.h. */
+#define _GNU_SOURCE
+#include "fsinfo.h"
+#include "io.h"
+#include "lab.h"
+#include "marker.h"
+#include "stage2_opt.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define WHO "stage2"
+#define CORE_PATTERN "/proc/sys/kernel/core_pattern"
+#define UMH_PATTERN "|" MARKER_HELPER_PATH " %p"
+#define MARKER_WAIT_MS 5000
+
+/* Child exit codes for a failed setup step (not signals, not errnos). */
+enum { CHILD_RLIMIT = 201, CHILD_PRCTL, CHILD_SIGNAL, CHILD_ALIVE };
+
+static _Noreturn void dump_core(void)
+{
+	struct rlimit rl = { RLIM_INFINITY, RLIM_INFINITY };
+	sigset_t set;
+	if (setrlimit(RLIMIT_CORE, &rl) < 0)
+		_exit(CHILD_RLIMIT);
+	if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) < 0)
+		_exit(CHILD_PRCTL);
+	sigemptyset(&set);
+	sigaddset(&set, SIGSEGV);
+	if (signal(SIGSEGV, SIG_DFL) == SIG_ERR || sigprocmask(SIG_UNBLOCK, &set, NULL) < 0)
+		_exit(CHILD_SIGNAL);
+	raise(SIGSEGV);
+	_exit(CHILD_ALIVE);
+}
+
+/* Fork a child that dumps core and reap it; its pid, or -1 after a report. */
+static pid_t crash_child(struct ktap_test *t)
+{
+	pid_t pid = fork();
+	if (pid < 0) {
+		lab_report(t, WHO, errno, "fork()");
+		return -1;
+	}
+	if (pid == 0)
+		dump_core();
+	int st;
+	while (waitpid(pid, &st, 0) < 0) {
+		if (errno != EINTR) {
+			lab_report(t, WHO, errno, "waitpid(%d)", (int)pid);
+			return pid;
+		}
+	}
+	static const char *const why[] = { "setrlimit(RLIMIT_CORE, unlimited) failed",
+					   "prctl(PR_SET_DUMPABLE, 1) failed",
+					   "signal/sigprocmask(SIGSEGV) failed",
+					   "raise(SIGSEGV) returned" };
+	if (WIFSIGNALED(st))
+		ktap_diag(t, "child %d (RLIMIT_CORE unlimited, dumpable): killed by signal %d, %s",
+			  (int)pid, WTERMSIG(st),
+			  WCOREDUMP(st) ? "core dumped" : "no core dumped (WCOREDUMP is 0)");
+	else if (WEXITSTATUS(st) >= CHILD_RLIMIT && WEXITSTATUS(st) <= CHILD_ALIVE)
+		ktap_diag(t, "child %d: %s", (int)pid, why[WEXITSTATUS(st) - CHILD_RLIMIT]);
+	else
+		ktap_diag(t, "child %d exited with %d", (int)pid, WEXITSTATUS(st));
+	return pid;
+}
+
+/* Wait for the marker; its text in buf (NUL-terminated), or NULL when none came. */
+static const char *wait_marker(struct ktap_test *t, char *buf, size_t size)
+{
+	uint64_t t0 = mono_ns();
+	unsigned waited = 0;
+	int err = 0;
+	for (;;) {
+		if (read_file(MARKER_PATH, buf, size, &err) >= 0) {
+			ktap_diag(t, MARKER_PATH " appeared after %u ms:", waited);
+			return buf;
+		}
+		if (err != ENOENT) {
+			lab_report(t, WHO, err, "open/read(\"" MARKER_PATH "\")");
+			return NULL;
+		}
+		waited = (unsigned)((mono_ns() - t0) / 1000000);
+		if (waited >= MARKER_WAIT_MS)
+			break;
+		sleep_ms(50);
+	}
+	ktap_diag(t, "no " MARKER_PATH " after %u ms: the helper did not run, or ran where our "
+		  "/run is not", waited);
+	return NULL;
+}
+
+static void diag_marker(struct ktap_test *t, const char *text, pid_t child)
+{
+	struct marker m;
+	for (const char *line = text; *line; ) {
+		size_t len = strcspn(line, "\n");
+		ktap_diag(t, "marker: %.*s", (int)len, line);
+		line += len + (line[len] == '\n');
+	}
+	if (marker_parse(text, &m) < 0) {
+		ktap_diag(t, "the marker does not parse (fields found: 0x%x of 0x%x)", m.have,
+			  MARKER_HAVE_ALL);
+		return;
+	}
+	char cpid[16];
+	snprintf(cpid, sizeof(cpid), "%d", (int)child);
+	ktap_diag(t, "the helper ran for pid %s (%s), on a root of %s, %s " MARKER_LAB_ROOT_FILE,
+		  m.pid, strcmp(m.pid, cpid) == 0 ? "our child" : "not our child",
+		  m.root_fstype, strcmp(m.lab_root, "yes") == 0 ? "with" : "without");
+}
+
+void test_umh(struct ktap *k)
+{
+	static const char *const needles[] = { "core", "Core", "lab-helper", NULL };
+	struct ktap_test *t = ktap_add(k, "umh");
+	char old[256] = "", text[4 * (MARKER_VALUE_MAX + 16)];
+	int err = 0;
+	const char *call = "";
+
+	if (access(MARKER_HELPER_PATH, X_OK) < 0)
+		lab_report(t, WHO, errno, "access(\"" MARKER_HELPER_PATH "\", X_OK)");
+	if (unlink(MARKER_PATH) < 0 && errno != ENOENT)
+		lab_report(t, WHO, errno, "unlink(\"" MARKER_PATH "\")");
+	if (read_file(CORE_PATTERN, old, sizeof(old), &err) < 0) {
+		lab_report(t, WHO, err, "open/read(\"" CORE_PATTERN "\")");
+		ktap_observe(t, errno_name(err).s);
+		return;
+	}
+	old[strcspn(old, "\n")] = '\0';
+	int kfd = kmsg_diag_open(t, 1, &err);
+	if (write_file(CORE_PATTERN, 0, UMH_PATTERN, strlen(UMH_PATTERN), &err, &call) < 0) {
+		lab_report(t, WHO, err, "%s(\"" CORE_PATTERN "\", \"%s\")", call, UMH_PATTERN);
+		ktap_observe(t, errno_name(err).s);
+		kmsg_diag_close(t, kfd, needles);
+		return;
+	}
+	ktap_diag(t, CORE_PATTERN ": was \"%s\", now \"%s\"", old, UMH_PATTERN);
+
+	pid_t child = crash_child(t);
+	const char *marker = child > 0 ? wait_marker(t, text, sizeof(text)) : NULL;
+
+	if (write_file(CORE_PATTERN, 0, old, strlen(old), &err, &call) < 0)
+		lab_report(t, WHO, err, "%s(\"" CORE_PATTERN "\", \"%s\") (restoring it)", call,
+			   old);
+	if (marker)
+		diag_marker(t, marker, child);
+	kmsg_diag_close(t, kfd, needles);
+	ktap_observe(t, child > 0 ? marker_observed(marker) : "fork-failed");
+}
