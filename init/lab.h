@@ -17,6 +17,9 @@
 #define LAB_ARG_SHMEM_BEFORE "shmem_before_kb"
 #define LAB_ARG_BALLAST "ballast_kb"
 #define LAB_ARG_SWITCH_NS "switch_ns"
+#define LAB_ARG_INITRAMFS_DEV "initramfs_dev" /* MAJ:MIN of "/" in the initramfs */
+#define LAB_ARG_BALLAST_ALLOC "ballast_alloc_kb" /* st_blocks of /ballast, in kB */
+#define LAB_ARG_INIT_ALLOC "init_alloc_kb"       /* st_blocks of /init, in kB */
 
 /* stage entry points; they never return when running as PID 1 */
 int stage1_main(void);

@@ -28,6 +28,8 @@ struct stage1 {
 	const char *method;    /* lab.switch */
 	uint64_t t_mounted, t_switched;
 	long shmem_before_kb, ballast_kb;
+	long ballast_alloc_kb, init_alloc_kb; /* st_blocks of /ballast and /init, in kB */
+	unsigned initramfs_major, initramfs_minor; /* st_dev of "/" (the initramfs) */
 };
 
 /* mkdir dir (fine when it exists) and mount fstype on it (fine when it is mounted). */
@@ -186,11 +188,24 @@ static void test_root_mount(struct stage1 *s)
 		s->shmem_before_kb = -1;
 	}
 	struct stat st;
-	s->ballast_kb = 0;
-	if (stat("/ballast", &st) == 0)
+	if (stat("/", &st) == 0) {
+		s->initramfs_major = major(st.st_dev);
+		s->initramfs_minor = minor(st.st_dev);
+	} else {
+		lab_report(t, WHO, errno, "stat(\"/\")");
+	}
+	s->ballast_kb = s->ballast_alloc_kb = 0;
+	if (stat("/ballast", &st) == 0) {
 		s->ballast_kb = (long)(st.st_size / 1024);
-	else if (errno != ENOENT)
+		s->ballast_alloc_kb = (long)(st.st_blocks / 2);
+	} else if (errno != ENOENT) {
 		lab_report(t, WHO, errno, "stat(\"/ballast\")");
+	}
+	s->init_alloc_kb = 0;
+	if (stat("/init", &st) == 0)
+		s->init_alloc_kb = (long)(st.st_blocks / 2);
+	else if (errno != ENOENT)
+		lab_report(t, WHO, errno, "stat(\"/init\")");
 	ktap_diag(t, "mount(\"%s\", \"" LAB_NEWROOT "\", \"ext4\", 0): ok; Shmem %ld kB, "
 		  "/ballast %ld kB", s->root, s->shmem_before_kb, s->ballast_kb);
 	out_line("# " WHO ": mounted %s on " LAB_NEWROOT " (Shmem %ld kB, ballast %ld kB)",
@@ -237,21 +252,21 @@ static void do_switch(struct stage1 *s)
 	int pivot_err = -1, rc;
 	const char *fallback = cmdline_get(s->cl, "lab.fallback");
 
-	if (strcmp(m, "pivot") == 0) {
-		rc = switch_pivot(LAB_NEWROOT, ts, &pivot_err);
+	if (strcmp(m, "pivot") == 0 || strcmp(m, "keep") == 0) {
+		int keep = strcmp(m, "keep") == 0;
+		rc = keep ? switch_keep(LAB_NEWROOT, "run/initramfs", ts, &pivot_err) :
+			switch_pivot(LAB_NEWROOT, ts, &pivot_err);
 		if (rc == 0) {
-			path = "pivot";
+			path = m;
 		} else if (pivot_err > 0 && fallback && strcmp(fallback, "legacy") == 0) {
 			out_line("# " WHO ": pivot_root failed with %s; lab.fallback=legacy: running "
 				 "the classic switch_root", errno_name(pivot_err).s);
-			ktap_diag(ts, "pivot_root failed (%s); falling back to legacy",
-				  errno_name(pivot_err).s);
+			ktap_diag(ts, "pivot_root failed (%s); falling back to legacy%s",
+				  errno_name(pivot_err).s, keep ? " (which deletes the initramfs: "
+				  "nothing is kept)" : "");
 			if (switch_legacy(LAB_NEWROOT, ts) == 0)
 				path = "legacy";
 		}
-	} else if (strcmp(m, "keep") == 0) {
-		if (switch_keep(LAB_NEWROOT, "run/initramfs", ts, &pivot_err) == 0)
-			path = "keep";
 	} else if (strcmp(m, "legacy") == 0) {
 		if (switch_legacy(LAB_NEWROOT, ts) == 0)
 			path = "legacy";
@@ -291,7 +306,7 @@ static _Noreturn void exec_stage2(struct stage1 *s)
 	}
 
 	/* argv: NAME=VALUE per test, then "#NAME:LINE" per diag line of it, then the data */
-	size_t max = 2 + 3 + 1;
+	size_t max = 2 + 6 + 1;
 	for (size_t i = 0; i < s->k->n; i++) {
 		max++;
 		for (const char *d = s->k->t[i].diag; (d = strchr(d, '\n')); d++)
@@ -320,6 +335,10 @@ static _Noreturn void exec_stage2(struct stage1 *s)
 	bad |= asprintf(&argv[n++], LAB_ARG_BALLAST "=%ld", s->ballast_kb) < 0;
 	bad |= asprintf(&argv[n++], LAB_ARG_SWITCH_NS "=%llu",
 			(unsigned long long)(s->t_switched - s->t_mounted)) < 0;
+	bad |= asprintf(&argv[n++], LAB_ARG_INITRAMFS_DEV "=%u:%u", s->initramfs_major,
+			s->initramfs_minor) < 0;
+	bad |= asprintf(&argv[n++], LAB_ARG_BALLAST_ALLOC "=%ld", s->ballast_alloc_kb) < 0;
+	bad |= asprintf(&argv[n++], LAB_ARG_INIT_ALLOC "=%ld", s->init_alloc_kb) < 0;
 	argv[n] = NULL;
 	if (bad) {
 		lab_report(ts, WHO, ENOMEM, "asprintf (the stage 2 argv)");

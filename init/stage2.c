@@ -34,7 +34,9 @@ struct stage2 {
 	const struct cmdline *cl;
 	struct ktap *k;
 	long shmem_before_kb, ballast_kb;
+	long ballast_alloc_kb, init_alloc_kb; /* -1 when stage 1 did not say */
 	long long switch_ns;
+	char initramfs_dev[24]; /* "MAJ:MIN" of stage 1's "/", "" when there was no stage 1 */
 	int root_mount_id;    /* mountinfo id of "/", -1 when unknown */
 	struct ns_mounts *ns; /* NULL when listmount/statmount failed */
 };
@@ -117,6 +119,12 @@ static void take_stage1_results(struct stage2 *s, int argc, char **argv)
 			s->ballast_kb = (long)parse_ll(v);
 		} else if (strncmp(argv[i], LAB_ARG_SWITCH_NS "=", len + 1) == 0) {
 			s->switch_ns = parse_ll(v);
+		} else if (strncmp(argv[i], LAB_ARG_BALLAST_ALLOC "=", len + 1) == 0) {
+			s->ballast_alloc_kb = (long)parse_ll(v);
+		} else if (strncmp(argv[i], LAB_ARG_INIT_ALLOC "=", len + 1) == 0) {
+			s->init_alloc_kb = (long)parse_ll(v);
+		} else if (strncmp(argv[i], LAB_ARG_INITRAMFS_DEV "=", len + 1) == 0) {
+			snprintf(s->initramfs_dev, sizeof(s->initramfs_dev), "%s", v);
 		}
 	}
 }
@@ -717,8 +725,9 @@ int stage2_main(int argc, char **argv)
 	pid1_unshare_run(cl, &pu); /* lab.pid1_unshare=1: before any test */
 
 	struct stage2 s = {
-		.cl = cl, .k = k, .shmem_before_kb = -1, .ballast_kb = 0, .switch_ns = -1,
-		.root_mount_id = -1, .ns = NULL,
+		.cl = cl, .k = k, .shmem_before_kb = -1, .ballast_kb = 0, .ballast_alloc_kb = -1,
+		.init_alloc_kb = -1, .switch_ns = -1,
+		.initramfs_dev = "", .root_mount_id = -1, .ns = NULL,
 	};
 	take_stage1_results(&s, argc, argv);
 	/* the tests of stage2_opt.h run only when the command line expects them */
@@ -745,6 +754,33 @@ int stage2_main(int argc, char **argv)
 		test_firmware(k, "firmware_rootfs_async", "lab-rootfs.bin", 1);
 	if (cmdline_expect(cl, "firmware_initramfs_only"))
 		test_firmware(k, "firmware_initramfs_only", "lab-initramfs-only.bin", 0);
+	if (cmdline_expect(cl, "initramfs_ballast") ||
+	    cmdline_expect(cl, "initramfs_ballast_memory")) {
+		struct ballast b = { s.shmem_before_kb, s.ballast_kb, s.ballast_alloc_kb,
+				     s.init_alloc_kb };
+		if (cmdline_expect(cl, "initramfs_ballast"))
+			test_initramfs_ballast(k, &b);
+		if (cmdline_expect(cl, "initramfs_ballast_memory"))
+			test_initramfs_ballast_memory(k, &b);
+	}
+	if (cmdline_expect(cl, "initramfs_kept"))
+		test_initramfs_kept(k);
+	if (cmdline_expect(cl, "initramfs_kept_memory"))
+		test_initramfs_kept_memory(k, s.shmem_before_kb, s.ballast_kb);
+	if (cmdline_expect(cl, "initramfs_release"))
+		test_initramfs_release(k, s.shmem_before_kb, s.ballast_kb);
+	/* the new kthreads first, so that the two after it see them too */
+	if (cmdline_expect(cl, "kthreads_after_switch"))
+		test_kthreads_after_switch(k);
+	if (cmdline_expect(cl, "kthread_kcmp"))
+		test_kthread_kcmp(k);
+	if (cmdline_expect(cl, "kthread_initramfs_refs"))
+		test_kthread_initramfs_refs(k, s.initramfs_dev[0] ? s.initramfs_dev : NULL);
+	test_userns_ops(k, cl); /* the userns_* tests it finds expectations for */
+	if (cmdline_expect(cl, "devtmpfs_new_node"))
+		test_devtmpfs_new_node(k);
+	if (cmdline_expect(cl, "kdevtmpfs_root"))
+		test_kdevtmpfs_root(k);
 
 	lab_print_ktap(k, cl);
 	lab_finish(WHO);

@@ -18,6 +18,59 @@ void test_umh(struct ktap *k);
  * failed write to the trigger. */
 void test_firmware(struct ktap *k, const char *test, const char *name, int async);
 
+/* keep.c: lab.switch=keep leaves the initramfs mounted at /run/initramfs.
+ * "initramfs_kept": visible (/run/initramfs/init and /run/initramfs/ballast exist),
+ * not-mounted (/run/initramfs is a plain directory of the root), or init=X,ballast=Y. */
+void test_initramfs_kept(struct ktap *k);
+/* "initramfs_kept_memory": Shmem freed since stage 1 mounted the root, against the ballast:
+ * held, partial, given-back (verdict.h), or no-ballast. */
+void test_initramfs_kept_memory(struct ktap *k, long shmem_before_kb, long ballast_kb);
+/* "initramfs_release": umount2("/run/initramfs", MNT_DETACH), then poll Shmem for 2 s:
+ * given-back, partial, held, or the errno name of umount2. */
+void test_initramfs_release(struct ktap *k, long shmem_before_kb, long ballast_kb);
+
+/* ballast.c: what stage 1 found of /ballast, the initramfs file of known size. */
+struct ballast {
+	long shmem_before_kb; /* Shmem when stage 1 had mounted the root, -1 unknown */
+	long size_kb;         /* st_size of /ballast */
+	long alloc_kb;        /* its st_blocks: what the kernel wrote of it; -1 unknown */
+	long init_alloc_kb;   /* st_blocks of /init, the other big file, -1 unknown */
+};
+/* "initramfs_ballast": complete (all of st_size is in memory), cut (the kernel sized the file
+ * from the cpio header but wrote less: the archive ended inside it), missing, unknown. */
+void test_initramfs_ballast(struct ktap *k, const struct ballast *b);
+/* "initramfs_ballast_memory": how much of what the kernel did write of /ballast came back
+ * (Shmem freed since stage 1, less /init's pages): given-back, held, partial (verdict.h),
+ * no-ballast. */
+void test_initramfs_ballast_memory(struct ktap *k, const struct ballast *b);
+
+/* kthreads.c: kernel threads, including ones created after the switch.
+ * "kthreads_after_switch": list the kthreads, make the kernel start new ones (three async
+ * TEST_FIRMWARE loads, a new nice value for an unbound workqueue: a new worker pool), list
+ * again: the sorted set of the root fs types of the new kthreads, or none-new. */
+void test_kthreads_after_switch(struct ktap *k);
+/* "kthread_kcmp": kcmp(1, PID, KCMP_FS) for every kthread: shared, distinct, mixed
+ * (verdict.h; kdevtmpfs counted apart). */
+void test_kthread_kcmp(struct ktap *k);
+/* "kthread_initramfs_refs": the kthreads whose root or cwd is on the ext4 root or on the
+ * initramfs (initramfs_dev "MAJ:MIN" from stage 1, NULL when there was none): the sorted set
+ * of ext4-root, ext4-cwd, initramfs-root, initramfs-cwd found, or none. */
+void test_kthread_initramfs_refs(struct ktap *k, const char *initramfs_dev);
+
+/* userns.c: a child drops to uid/gid 1000 and unshares CLONE_NEWUSER|CLONE_NEWNS, then runs
+ * the tests of these that cl expects, in this order: "userns_mount_tmpfs" (mount tmpfs on
+ * /mnt), "userns_nullfs_mount" (mount nullfs on /mnt), "userns_umount_proc"
+ * (umount2("/proc", 0)), "userns_umount_root" (umount2("/", MNT_DETACH)). Each observes ok
+ * or the errno name; a failed setup makes all of them setuid-failed or unshare-ERRNO. */
+void test_userns_ops(struct ktap *k, const struct cmdline *cl);
+
+/* devnode.c: "devtmpfs_new_node": LOOP_CTL_ADD a loop device, wait 3 s for its /dev node
+ * (made by kdevtmpfs), LOOP_CTL_REMOVE it, wait for the node to go: created-and-removed,
+ * not-created, not-block, not-removed, add-ERRNO, remove-ERRNO, or the errno name of opening
+ * /dev/loop-control. "kdevtmpfs_root": the fs type of kdevtmpfs's root. */
+void test_devtmpfs_new_node(struct ktap *k);
+void test_kdevtmpfs_root(struct ktap *k);
+
 /* unshare.c: lab.pid1_unshare=1 */
 struct pid1_unshare {
 	int requested; /* lab.pid1_unshare=1 is on the command line */

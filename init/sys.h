@@ -125,6 +125,10 @@ _Static_assert(sizeof(struct lab_statmount) == 512, "statmount size");
 #define LAB_EXT4_INCOMPAT_EXTENTS 0x40U
 #define LAB_EXT4_INCOMPAT_FLEX_BG 0x200U
 
+/* include/uapi/linux/loop.h: ioctls of /dev/loop-control */
+#define LAB_LOOP_CTL_ADD    0x4C80
+#define LAB_LOOP_CTL_REMOVE 0x4C81
+
 /* task flags (include/linux/sched.h) */
 #define LAB_PF_KTHREAD 0x00200000UL
 

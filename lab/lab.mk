@@ -4,6 +4,7 @@
 #
 #   make build/host/logcheck     the serial-log checker (host cc -O2)
 #   make host-tests-lab          unit tests (ASan/UBSan) and the runner's tests (a fake QEMU)
+#   make lab-tools               the host programs lab/run needs (logcheck)
 #   make lab-run                 boot: lab/run -j $(JOBS) --accel $(ACCEL) "$(SCENARIO)" "$(KERNEL)"
 #                                with what is built; "make lab" builds the kernels and images
 #                                first, then runs this (e.g. make lab SCENARIO=pivot KERNEL=full)
@@ -42,7 +43,10 @@ $(LAB_HOST)/test_logcheck: $(LAB_DIR)/tests/test_logcheck.c $(LAB_LOGCHECK)
 	@mkdir -p $(@D)
 	$(LAB_CC) $(LAB_SAN_CFLAGS) -DLOGCHECK_NO_MAIN -I$(LAB_DIR) -o $@ $(filter %.c,$^)
 
-.PHONY: host-tests-lab lab-run
+.PHONY: host-tests-lab lab-run lab-tools
+# the host programs the runner and the suite use
+lab-tools: $(LAB_HOST)/logcheck
+
 host-tests-lab: $(LAB_HOST)/test_logcheck $(LAB_HOST)/logcheck-san
 	$(LAB_SAN_ENV) $(LAB_HOST)/test_logcheck
 	$(LAB_SAN_ENV) LOGCHECK=$(LAB_HOST)/logcheck-san $(LAB_DIR)/tests/test_run.sh

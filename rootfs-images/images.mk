@@ -2,6 +2,7 @@
 #   initramfs.cpio   newc cpio: /init (the lab init), /dev/console, /ballast, firmware
 #   root.ext4        the real root (mkfs.ext4 -d): /sbin/lab-init, /sbin/lab-helper, the mount
 #                    points, /etc/lab-root, /lib/firmware/lab-rootfs.bin
+#   noinit.ext4      root.ext4 without /sbin/lab-init (stage 1 must refuse to switch)
 #   zeros.img        a disk of zeros (no filesystem)
 #   truncated.ext4   the first MiB of root.ext4: a valid superblock, a disk too small
 #   truncated.cpio   the first half of initramfs.cpio
@@ -16,7 +17,7 @@ ROOT_MIB    ?= 64
 .PHONY: images lab-images
 
 images lab-images: $(IMAGES)/initramfs.cpio $(IMAGES)/root.ext4 $(IMAGES)/zeros.img \
-	$(IMAGES)/truncated.ext4 $(IMAGES)/truncated.cpio
+	$(IMAGES)/truncated.ext4 $(IMAGES)/truncated.cpio $(IMAGES)/noinit.ext4
 
 $(KERNEL_TREE)/usr/gen_init_cpio.c:
 	@kernel/build.sh tree >/dev/null
@@ -31,6 +32,10 @@ $(IMAGES)/initramfs.cpio: $(LAB_INIT) $(GEN_CPIO) rootfs-images/initramfs.list r
 $(IMAGES)/root.ext4: $(LAB_INIT) $(LAB_HELPER) rootfs-images/make-root.sh
 	@mkdir -p $(@D)
 	rootfs-images/make-root.sh $@ $(LAB_INIT) $(LAB_HELPER) $(ROOT_MIB)
+
+$(IMAGES)/noinit.ext4: $(LAB_HELPER) rootfs-images/make-root.sh
+	@mkdir -p $(@D)
+	rootfs-images/make-root.sh $@ - $(LAB_HELPER) $(ROOT_MIB)
 
 $(IMAGES)/zeros.img:
 	@mkdir -p $(@D)

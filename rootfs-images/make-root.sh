@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
 # make-root.sh OUT.ext4 INIT HELPER SIZE_MIB
 # The real root: an ext4 image made with mkfs.ext4 -d (no root, no loop mount).
-# INIT becomes /sbin/lab-init, HELPER /sbin/lab-helper (stage 2's core_pattern pipe helper).
+# INIT becomes /sbin/lab-init (INIT "-": the root has no /sbin/lab-init, for the no-init
+# scenario), HELPER /sbin/lab-helper (stage 2's core_pattern pipe helper).
 set -euo pipefail
-[ $# -eq 4 ] || { echo "usage: $0 OUT.ext4 INIT HELPER SIZE_MIB" >&2; exit 2; }
+[ $# -eq 4 ] || { echo "usage: $0 OUT.ext4 INIT|- HELPER SIZE_MIB" >&2; exit 2; }
 out=$1 init=$2 helper=$3 mib=$4
-work=$(dirname "$out")/root.d
-for f in "$init" "$helper"; do
+work=${out%.ext4}.d	# one work folder per image: make -j builds them side by side
+bins=("$helper")
+[ "$init" = - ] || bins+=("$init")
+for f in "${bins[@]}"; do
 	[ -x "$f" ] || { echo "make-root.sh: $f is not an executable" >&2; exit 1; }
 done
 command -v mkfs.ext4 >/dev/null || { echo "make-root.sh: mkfs.ext4 is missing (apt-get install e2fsprogs)" >&2; exit 1; }
 rm -rf "$work"
 mkdir -p "$work"/{sbin,dev,proc,sys,run/initramfs,mnt,tmp,lib/firmware,etc}
-install -m 0755 "$init" "$work/sbin/lab-init"
+[ "$init" = - ] || install -m 0755 "$init" "$work/sbin/lab-init"
 install -m 0755 "$helper" "$work/sbin/lab-helper"
 printf 'nullfs-lab firmware from the real root\n' >"$work/lib/firmware/lab-rootfs.bin"
 printf 'nullfs-lab real root\n' >"$work/etc/lab-root"

@@ -59,7 +59,7 @@ setup() {
 		echo fake >"$BUILD/kernel/$k/obj/arch/x86/boot/bzImage"
 	done
 	mkdir -p "$BUILD/images"
-	for k in initramfs.cpio root.ext4 zeros.img truncated.ext4 truncated.cpio; do
+	for k in initramfs.cpio root.ext4 zeros.img truncated.ext4 truncated.cpio noinit.ext4; do
 		echo fake >"$BUILD/images/$k"
 	done
 	scenario good good1 <<-EOF
@@ -87,6 +87,32 @@ setup() {
 			expect b *=y
 		EOF
 	done
+	# log:/nolog: lines; fake-qemu logs "[    0.415311] devtmpfs: initialized"
+	scenario good s-logpass <<-EOF
+		kernels: $K1 $K2
+		disk: noinit
+		log: *=devtmpfs: initialized
+		log: $K2=Linux version 6.12   # only for $K2
+		nolog: *=Initramfs unpacking failed
+		expect a *=x
+	EOF
+	scenario good s-lognone <<-EOF
+		kernels: $K1
+		log: $K1=devtmpfs: initialized
+		log: *=No working init found
+		expect a *=x
+	EOF
+	scenario good s-nolog <<-EOF
+		kernels: $K1
+		nolog: $K1=devtmpfs: initialized
+		expect a *=x
+	EOF
+	scenario good s-wronglog <<-EOF
+		kernels: $K1
+		cmdline: fake=wrong
+		log: *=No working init found
+		expect a *=x
+	EOF
 	scenario good s-slowhang <<-EOF
 		kernels: $K1
 		timeout: 30
@@ -114,6 +140,10 @@ test_bad_scenarios() {
 		[quote]="quote:2: expect a: the value 'x\"' has a '\"'"
 		[twice]="twice:2: kernels: is given twice (first at line 1)"
 		[garbage]="garbage:2: cannot read 'this is not a setting'"
+		[baddisk]="baddisk:2: disk: 'floppy' is not ext4, none, zeros, truncated or noinit"
+		[badlog]="badlog:2: log: 'no kernel here' is not KERNEL=TEXT or *=TEXT"
+		[badnolog]="badnolog:2: nolog: '=text' is not KERNEL=TEXT or *=TEXT"
+		[logkernel]="logkernel:3: log: kernel nosuch is not in this scenario's kernels"
 	)
 	scenario bad novalue <<-EOF
 		kernels: $K1 $K2
@@ -133,6 +163,11 @@ test_bad_scenarios() {
 	printf 'kernels: %s\nexpect a *=x"\n' "$K1" | scenario bad quote
 	printf 'kernels: %s\nkernels: %s\nexpect a *=x\n' "$K1" "$K1" | scenario bad twice
 	printf 'kernels: %s\nthis is not a setting\n' "$K1" | scenario bad garbage
+	printf 'kernels: %s\ndisk: floppy\nexpect a *=x\n' "$K1" | scenario bad baddisk
+	printf 'kernels: %s\nlog: no kernel here\nexpect a *=x\n' "$K1" | scenario bad badlog
+	printf 'kernels: %s\nnolog: =text\nexpect a *=x\n' "$K1" | scenario bad badnolog
+	# the kernel is checked once kernels: is known, wherever that line is
+	printf 'expect a *=x\nkernels: %s\nlog: nosuch=text\n' "$K1" | scenario bad logkernel
 	local name
 	for name in "${!want[@]}"; do
 		LAB_SCENARIOS=$tmp/bad run -n "$name" all
@@ -193,6 +228,11 @@ test_missing_files() {
 	want_rc 2 "good1 without root.ext4"
 	has stderr "$err" "$BUILD/images/root.ext4 is missing: run make images"
 	mv "$tmp/root.ext4" "$BUILD/images/root.ext4"
+	mv "$BUILD/images/noinit.ext4" "$tmp/noinit.ext4"
+	run s-logpass "$K1"
+	want_rc 2 "s-logpass without noinit.ext4"
+	has stderr "$err" "$BUILD/images/noinit.ext4 is missing: run make images"
+	mv "$tmp/noinit.ext4" "$BUILD/images/noinit.ext4"
 }
 
 test_passing_run() {
@@ -245,6 +285,32 @@ test_failing_run() {
 	[ "$(wc -l <"$RESULTS/r2/summary")" -eq 7 ] || fail "the summary has not 7 lines"
 }
 
+test_log_lines() {
+	local d=$RESULTS/r5 line
+	run -n s-logpass "$K2"
+	want_rc 0 "-n s-logpass $K2"
+	has "the dry run" "$out" "#   log: the log must have 'Linux version 6.12'"
+	has "the dry run" "$out" "#   nolog: the log must lack 'Initramfs unpacking failed'"
+	run -n s-logpass "$K1"
+	case $out in *"Linux version"*) fail "the dry run for $K1 shows $K2's log: line: $out" ;; esac
+	run --run-id r5 s-logpass,s-lognone,s-nolog,s-wronglog all
+	want_rc 1 "the log: scenarios"
+	[ "$(printf '%s\n' "$out" | tail -n 1)" = "2 passed, 3 failed" ] || fail "the last line is not '2 passed, 3 failed': $out"
+	has "s-logpass-$K1.qemu" "$(cat "$d/s-logpass-$K1.qemu")" "-drive file=$BUILD/images/noinit.ext4\\,if=virtio"
+	has "s-logpass-$K2.check" "$(cat "$d/s-logpass-$K2.check")" "log: 'Linux version 6.12': found at line 1"
+	has "s-logpass-$K2.check" "$(cat "$d/s-logpass-$K2.check")" "nolog: 'Initramfs unpacking failed': not found"
+	case $(cat "$d/s-logpass-$K1.check") in *"Linux version"*) fail "$K1 checked $K2's log: line" ;; esac
+	line=$(printf '%s\n' "$out" | grep "^s-lognone ") || fail "no line for s-lognone: $out"
+	has "the line of s-lognone" "$line" "FAIL"
+	has "the line of s-lognone" "$line" "the log lacks 'No working init found' ($tmp/good/s-lognone:3: log: *=No working init found)"
+	has "s-lognone-$K1.check" "$(cat "$d/s-lognone-$K1.check")" "log: 'devtmpfs: initialized': found at line 3"
+	line=$(printf '%s\n' "$out" | grep "^s-nolog ") || fail "no line for s-nolog: $out"
+	has "the line of s-nolog" "$line" "the log has 'devtmpfs: initialized' ($tmp/good/s-nolog:2: nolog: $K1=devtmpfs: initialized): line 3: \"[    0.415311] devtmpfs: initialized\""
+	# a boot that failed already keeps logcheck's reason
+	line=$(printf '%s\n' "$out" | grep "^s-wronglog ") || fail "no line for s-wronglog: $out"
+	has "the line of s-wronglog" "$line" "not ok 1 a (observed=WRONG expected=x)"
+}
+
 test_accel_auto() {
 	run --accel auto --run-id r3 good2 "$K1"
 	want_rc 0 "--accel auto"
@@ -273,7 +339,7 @@ test_stop_a_run() {
 }
 
 tests=(bad_scenarios good_scenarios_parse unknown_names bad_options missing_files
-	passing_run failing_run accel_auto stop_a_run)
+	passing_run failing_run log_lines accel_auto stop_a_run)
 
 setup
 echo "KTAP version 1"

@@ -1,0 +1,59 @@
+/* verdict.c - observed words from counts (see verdict.h). */
+#include "verdict.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *memory_verdict(long freed_kb, long ballast_kb)
+{
+	if (ballast_kb <= 0)
+		return "no-ballast";
+	if (freed_kb * 100 >= ballast_kb * 99)
+		return "given-back";
+	if (freed_kb * 100 < ballast_kb)
+		return "held";
+	return "partial";
+}
+
+const char *kcmp_verdict(size_t others_shared, size_t others_distinct, size_t kdev_shared,
+			 size_t kdev_distinct)
+{
+	size_t all = others_shared + others_distinct + kdev_shared + kdev_distinct;
+	if (all == 0)
+		return "none";
+	if (others_shared + kdev_shared == 0)
+		return "distinct";
+	if (others_distinct == 0 && others_shared > 0)
+		return "shared";
+	return "mixed";
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+size_t wordset_join(const char **words, size_t n, char *out, size_t size)
+{
+	size_t len = 0, distinct = 0;
+	if (size > 0)
+		out[0] = '\0';
+	if (n == 0)
+		return 0;
+	qsort(words, n, sizeof(*words), cmp_str);
+	for (size_t i = 0; i < n; i++) {
+		if (i > 0 && strcmp(words[i], words[i - 1]) == 0)
+			continue;
+		distinct++;
+		if (size == 0)
+			continue;
+		int w = snprintf(out + len, size - len, "%s%s", len ? "," : "", words[i]);
+		if (w < 0 || (size_t)w >= size - len) {
+			out[len] = '\0'; /* the whole word does not fit: leave it out */
+			continue;
+		}
+		len += (size_t)w;
+	}
+	return distinct;
+}
