@@ -19,10 +19,14 @@ include kernel/kernel.mk
 include rootfs-images/images.mk
 -include init/init.mk
 -include lab/lab.mk
+# each adds its targets and appends its host test target to HOST_TESTS_EXTRA
+-include lab/compare.mk
+-include lab/bench.mk
+-include lab/fuzz.mk
 
 .PHONY: help deps lab test host-tests clean distclean
 
-host-tests: host-tests-init host-tests-lab
+host-tests: host-tests-init host-tests-lab $(HOST_TESTS_EXTRA)
 
 help:
 	@echo 'nullfs-lab targets:'
