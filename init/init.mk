@@ -22,7 +22,7 @@ INIT_HOST_CC ?= cc
 INIT_HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -g -fsanitize=address,undefined \
 	-fno-omit-frame-pointer
 # each host test and the pure modules it links
-INIT_HOST_TESTS := cmdline ktap mountinfo fsinfo escape marker kmsg verdict
+INIT_HOST_TESTS := cmdline ktap mountinfo fsinfo escape marker kmsg verdict leakreport
 INIT_TEST_MODS_cmdline := cmdline
 INIT_TEST_MODS_ktap := ktap
 INIT_TEST_MODS_mountinfo := mountinfo
@@ -31,6 +31,7 @@ INIT_TEST_MODS_escape := escape
 INIT_TEST_MODS_marker := marker escape
 INIT_TEST_MODS_kmsg := kmsg
 INIT_TEST_MODS_verdict := verdict
+INIT_TEST_MODS_leakreport := leakreport
 INIT_HOST_BINS := $(INIT_HOST_TESTS:%=$(BUILD)/host/init-test_%)
 
 .PHONY: init host-tests-init

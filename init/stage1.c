@@ -5,6 +5,7 @@
 #include "io.h"
 #include "lab.h"
 #include "switch.h"
+#include "stage2_opt.h"
 #include "sys.h"
 
 #include <errno.h>
@@ -64,6 +65,8 @@ static int open_console(void)
 static _Noreturn void fail(struct stage1 *s, const char *why)
 {
 	out_line("# " WHO ": stopping before stage 2: %s", why);
+	if (cmdline_expect(s->cl, "kmemleak"))
+		test_kmemleak(s->k);
 	lab_print_ktap(s->k, s->cl);
 	lab_finish(WHO);
 }

@@ -781,6 +781,8 @@ int stage2_main(int argc, char **argv)
 		test_devtmpfs_new_node(k);
 	if (cmdline_expect(cl, "kdevtmpfs_root"))
 		test_kdevtmpfs_root(k);
+	if (cmdline_expect(cl, "kmemleak"))
+		test_kmemleak(k); /* last: it counts what every test before it left */
 
 	lab_print_ktap(k, cl);
 	lab_finish(WHO);

@@ -94,4 +94,10 @@ int kmsg_diag_open(struct ktap_test *t, int at_end, int *err);
  * and a count line. Returns how many matched. */
 unsigned kmsg_diag_close(struct ktap_test *t, int fd, const char *const *needles);
 
+/* kmemleak.c: "kmemleak", the last test of a boot (stage 1 runs it too when it stops): mount
+ * debugfs, wait out kmemleak's minimum object age, scan twice, count the reports (the first
+ * one is quoted): the count ("0"), "unavailable" without CONFIG_DEBUG_KMEMLEAK, or an errno
+ * name. */
+void test_kmemleak(struct ktap *k);
+
 #endif

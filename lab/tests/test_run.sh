@@ -180,7 +180,35 @@ test_good_scenarios_parse() {
 	run -n all all
 	want_rc 0 "-n all all"
 	has "the dry run" "$out" "# crlf on $K1"
-	has "the dry run" "$out" "lab.scenario=crlf\\ lab.expect.a=x"
+	has "the dry run" "$out" "lab.scenario=crlf\\ lab.watchdog=55\\ lab.expect.a=x\\ lab.expect.kmemleak=unavailable"
+}
+
+# A BASE-debug kernel runs BASE's scenarios with BASE's expectations and words,
+# kmemleak=0 and DEBUG_SLOWDOWN (4) times the timeout.
+test_debug_variant() {
+	local d='' b k
+	for k in "${kernels[@]}"; do
+		case $k in *-debug) d=$k ;; esac
+	done
+	[ -n "$d" ] || { fail "kernel/build.sh names lists no -debug kernel"; return; }
+	b=${d%-debug}
+	scenario good dbg <<-EOF
+		kernels: $K1 $b
+		timeout: 30
+		cmdline[$b]: only.base
+		log: $b=Linux version
+		expect a   *=x  $b=y
+	EOF
+	run -n dbg all
+	want_rc 0 "-n dbg all"
+	has "the dry run" "$out" "# dbg on $d (timeout 120 s)"
+	has "the dry run" "$out" "lab.scenario=dbg\\ lab.watchdog=115\\ only.base\\ lab.expect.a=y\\ lab.expect.kmemleak=0"
+	has "the dry run" "$out" "lab.scenario=dbg\\ lab.watchdog=25\\ lab.expect.a=x\\ lab.expect.kmemleak=unavailable"
+	[ "$(printf '%s\n' "$out" | grep -c "^#   log: the log must have 'Linux version'")" -eq 2 ] ||
+		fail "want the log: line for $b and $d: $out"
+	run -n dbg "$d"
+	want_rc 0 "-n dbg $d"
+	rm -f "$tmp/good/dbg"
 }
 
 test_unknown_names() {
@@ -245,13 +273,13 @@ test_passing_run() {
 	[ "$(printf '%s\n' "$out" | tail -n 1)" = "3 passed, 0 failed" ] || fail "the last line is not '3 passed, 0 failed': $out"
 	[ "$(printf '%s\n' "$out" | grep -c ' PASS ')" -eq 3 ] || fail "want 3 PASS lines: $out"
 	[ "$(readlink "$RESULTS/latest")" = r1 ] || fail "results/latest is not r1"
-	[ "$(cat "$d/good1-$K2.cmdline")" = "console=ttyS0 panic=-1 lab.scenario=good1 lab.root=/dev/vda extra.word lab.expect.a=y lab.expect.b=1 -- stage2" ] ||
+	[ "$(cat "$d/good1-$K2.cmdline")" = "console=ttyS0 panic=-1 lab.scenario=good1 lab.watchdog=55 lab.root=/dev/vda extra.word lab.expect.a=y lab.expect.b=1 lab.expect.kmemleak=unavailable -- stage2" ] ||
 		fail "good1-$K2.cmdline is: $(cat "$d/good1-$K2.cmdline")"
 	[ -s "$d/good1-$K1.log" ] || fail "no good1-$K1.log"
 	has "good1-$K1.qemu" "$(cat "$d/good1-$K1.qemu")" "-initrd $BUILD/images/initramfs.cpio -drive file=$BUILD/images/root.ext4\\,if=virtio\\,format=raw\\,snapshot=on"
 	has "good1-$K1.qemu" "$(cat "$d/good1-$K1.qemu")" "-nodefaults -no-reboot -machine pc -accel tcg -cpu max -smp 1 -m 256 -display none -monitor none -serial file:$d/good1-$K1.log"
 	case $(cat "$d/good2-$K1.qemu") in *-initrd* | *-drive*) fail "good2 has an initrd or a disk" ;; esac
-	has "good1-$K1.check" "$(cat "$d/good1-$K1.check")" "PASS: 2 ok"
+	has "good1-$K1.check" "$(cat "$d/good1-$K1.check")" "PASS: 3 ok"
 	run --run-id r1 good2 all
 	want_rc 2 "a second run r1"
 	has stderr "$err" "r1/good2-$K1.log exists: pick another --run-id"
@@ -264,7 +292,7 @@ test_failing_run() {
 	local line
 	local -A want=(
 		[s-wrong]="not ok 1 a (observed=WRONG expected=x): line 6: \"not ok 1 a # observed=WRONG expected=x\""
-		[s-missing]="no result for 1 expected test: b"
+		[s-missing]="no result for 1 expected test: kmemleak"
 		[s-panic]="kernel panic: line 4: \"[    1.002308] Kernel panic - not syncing: VFS: Unable to mount root fs"
 		[s-warn]="kernel WARNING: line 4:"
 		[s-hang]="timeout after 2 s; last line: \"[    1.000000] Run /init as init process\""
@@ -338,7 +366,7 @@ test_stop_a_run() {
 	fi
 }
 
-tests=(bad_scenarios good_scenarios_parse unknown_names bad_options missing_files
+tests=(bad_scenarios good_scenarios_parse debug_variant unknown_names bad_options missing_files
 	passing_run failing_run log_lines accel_auto stop_a_run)
 
 setup
