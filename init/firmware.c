@@ -7,6 +7,7 @@
 #include "fsinfo.h"
 #include "io.h"
 #include "lab.h"
+#include "firmware.h"
 #include "stage2_opt.h"
 
 #include <errno.h>
@@ -19,7 +20,7 @@
 #define FW_SYSFS "/sys/devices/virtual/misc/test_firmware"
 #define FW_DEV "/dev/test_firmware"
 #define FW_DIR "/lib/firmware"
-#define FW_MAX 8192
+#define FW_MAX FIRMWARE_MAX
 #define FW_SHOW 64
 
 /* Read all of path (a file or the misc device) into buf; the length, or -1 with *err. */
@@ -56,31 +57,17 @@ static void diag_bytes(struct ktap_test *t, const char *what, const char *buf, l
 	ktap_diag(t, "%s: %ld bytes \"%s\"%s", what, len, esc, (size_t)len > show ? "..." : "");
 }
 
-void test_firmware(struct ktap *k, const char *test, const char *name, int async)
+struct lab_name firmware_load(struct ktap_test *t, const char *name, int async, const char *want,
+			      long wlen)
 {
-	const char *const needles[] = { name, "firmware", NULL };
-	struct ktap_test *t = ktap_add(k, test);
 	const char *trigger = async ? FW_SYSFS "/trigger_async_request" :
 		FW_SYSFS "/trigger_request";
-	char want[FW_MAX], got[FW_MAX];
-	char path[256];
+	char got[FW_MAX];
 	int err = 0;
-
-	snprintf(path, sizeof(path), FW_DIR "/%s", name);
-	long wlen = read_all(path, want, sizeof(want), &err);
-	if (wlen < 0)
-		ktap_diag(t, "our root's %s: %s (%s)", path, strerror(err), errno_name(err).s);
-	else
-		diag_bytes(t, path, want, wlen);
-
-	int kfd = kmsg_diag_open(t, 1, &err);
 	int fd = open(trigger, O_WRONLY | O_CLOEXEC);
 	if (fd < 0) {
-		err = errno;
-		lab_report(t, WHO, err, "open(\"%s\", O_WRONLY)", trigger);
-		kmsg_diag_close(t, kfd, needles);
-		ktap_observe(t, errno_name(err).s);
-		return;
+		err = lab_report(t, WHO, errno, "open(\"%s\", O_WRONLY)", trigger);
+		return errno_name(err);
 	}
 	uint64_t t0 = mono_ns();
 	ssize_t w = write(fd, name, strlen(name)); /* no '\n': the name is the whole write */
@@ -97,25 +84,52 @@ void test_firmware(struct ktap *k, const char *test, const char *name, int async
 	if (w < 0 && async)
 		ktap_diag(t, "(trigger_async_request reports every failed load as ENOMEM; the "
 			  "kernel messages below have the real error)");
+	if (w < 0)
+		return errno_name(err);
 
 	int rerr = 0;
 	long glen = read_all(FW_DEV, got, sizeof(got), &rerr);
-	if (glen < 0)
+	if (glen < 0) {
 		lab_report(t, WHO, rerr, "open/read(\"" FW_DEV "\")");
-	else
-		diag_bytes(t, "read back from " FW_DEV, got, glen);
-	kmsg_diag_close(t, kfd, needles);
-
-	if (w < 0) {
-		ktap_observe(t, errno_name(err).s);
-	} else if (glen < 0) {
-		ktap_observe(t, errno_name(rerr).s);
-	} else if (wlen >= 0 && glen == wlen && memcmp(got, want, (size_t)wlen) == 0) {
-		ktap_diag(t, "the loaded firmware is our root's %s, byte for byte", path);
-		ktap_observe(t, "loaded");
-	} else {
-		ktap_diag(t, "the loaded firmware (%ld bytes) is not our root's %s (%s)", glen, path,
-			  wlen < 0 ? "which is missing" : "which differs");
-		ktap_observe(t, "mismatch");
+		return errno_name(rerr);
 	}
+	if (t)
+		diag_bytes(t, "read back from " FW_DEV, got, glen);
+	struct lab_name r;
+	if (wlen >= 0 && glen == wlen && memcmp(got, want, (size_t)wlen) == 0) {
+		ktap_diag(t, "the loaded firmware is our root's " FW_DIR "/%s, byte for byte", name);
+		snprintf(r.s, sizeof(r.s), "loaded");
+	} else {
+		ktap_diag(t, "the loaded firmware (%ld bytes) is not our root's " FW_DIR "/%s (%s)",
+			  glen, name, wlen < 0 ? "which is missing" : "which differs");
+		snprintf(r.s, sizeof(r.s), "mismatch");
+	}
+	return r;
+}
+
+long firmware_expected(struct ktap_test *t, const char *name, char *want, size_t size)
+{
+	char path[256];
+	int err = 0;
+	snprintf(path, sizeof(path), FW_DIR "/%s", name);
+	long wlen = read_all(path, want, size, &err);
+	if (wlen < 0)
+		ktap_diag(t, "our root's %s: %s (%s)", path, strerror(err), errno_name(err).s);
+	else if (t)
+		diag_bytes(t, path, want, wlen);
+	return wlen;
+}
+
+void test_firmware(struct ktap *k, const char *test, const char *name, int async)
+{
+	const char *const needles[] = { name, "firmware", NULL };
+	struct ktap_test *t = ktap_add(k, test);
+	char want[FW_MAX];
+	int err = 0;
+
+	long wlen = firmware_expected(t, name, want, sizeof(want));
+	int kfd = kmsg_diag_open(t, 1, &err);
+	struct lab_name r = firmware_load(t, name, async, want, wlen);
+	kmsg_diag_close(t, kfd, needles);
+	ktap_observe(t, r.s);
 }

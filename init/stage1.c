@@ -5,6 +5,7 @@
 #include "io.h"
 #include "lab.h"
 #include "switch.h"
+#include "switch_busybox.h"
 #include "stage2_opt.h"
 #include "sys.h"
 
@@ -185,6 +186,7 @@ static void test_root_mount(struct stage1 *s)
 		fail(s, "cannot mount the root");
 	}
 	s->t_mounted = mono_ns();
+	switch_mark(s->t_mounted, t);
 	int err = 0;
 	if (meminfo_read_kb("Shmem", &s->shmem_before_kb, &err) < 0) {
 		lab_report(t, WHO, err, "Shmem from /proc/meminfo");
@@ -273,8 +275,11 @@ static void do_switch(struct stage1 *s)
 	} else if (strcmp(m, "legacy") == 0) {
 		if (switch_legacy(LAB_NEWROOT, ts) == 0)
 			path = "legacy";
+	} else if (strcmp(m, "busybox") == 0) {
+		if (switch_busybox_check(LAB_NEWROOT, ts) == 0)
+			path = "busybox"; /* run by switch_exec_stage2() */
 	} else {
-		ktap_diag(ts, "unknown lab.switch=%s (pivot, legacy or keep)", m);
+		ktap_diag(ts, "unknown lab.switch=%s (pivot, legacy, busybox or keep)", m);
 		out_line("# " WHO ": unknown lab.switch=%s", m);
 	}
 
@@ -292,8 +297,9 @@ static void do_switch(struct stage1 *s)
 	if (strcmp(path, "failed") == 0)
 		fail(s, "could not switch to the new root");
 	s->t_switched = mono_ns();
-	out_line("# " WHO ": switched to the new root by %s in %llu us", path,
-		 (unsigned long long)((s->t_switched - s->t_mounted) / 1000));
+	if (strcmp(path, "busybox") != 0)
+		out_line("# " WHO ": switched to the new root by %s in %llu us", path,
+			 (unsigned long long)((s->t_switched - s->t_mounted) / 1000));
 }
 
 static _Noreturn void exec_stage2(struct stage1 *s)
@@ -349,13 +355,13 @@ static _Noreturn void exec_stage2(struct stage1 *s)
 	}
 
 	out_line("# " WHO ": exec " LAB_STAGE2_PATH " stage2 (%zu words)", n - 2);
-	execv(LAB_STAGE2_PATH, argv);
-	lab_report(ts, WHO, errno, "execv(\"" LAB_STAGE2_PATH "\", stage2 ...)");
+	switch_exec_stage2(s->cl, s->method, LAB_NEWROOT, argv, ts);
 	fail(s, "cannot start stage 2");
 }
 
 int stage1_main(void)
 {
+	switch_resume(); /* returns unless this is lab-init "resume" on the real root */
 	struct cmdline *cl = malloc(sizeof(*cl));
 	struct ktap *k = malloc(sizeof(*k));
 	if (!cl || !k) {

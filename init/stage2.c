@@ -781,6 +781,12 @@ int stage2_main(int argc, char **argv)
 		test_devtmpfs_new_node(k);
 	if (cmdline_expect(cl, "kdevtmpfs_root"))
 		test_kdevtmpfs_root(k);
+	if (cmdline_expect(cl, "stress_umh"))
+		test_stress_umh(k, cl);
+	if (cmdline_expect(cl, "stress_firmware"))
+		test_stress_firmware(k, cl);
+	if (cmdline_expect(cl, "stress_userns"))
+		test_stress_userns(k, cl);
 	if (cmdline_expect(cl, "kmemleak"))
 		test_kmemleak(k); /* last: it counts what every test before it left */
 

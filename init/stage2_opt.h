@@ -100,4 +100,15 @@ unsigned kmsg_diag_close(struct ktap_test *t, int fd, const char *const *needles
  * name. */
 void test_kmemleak(struct ktap *k);
 
+/* stress.c: the stress tests, each run lab.stress.umh / .firmware / .userns times (default
+ * 100). Observed: the one outcome of every run, or "mixed:WORD=N,..." (verdict.h's tally).
+ * "stress_umh": a child dumps core through the core_pattern helper, which must leave its
+ * marker within lab.stress.marker_ms (default 5000): marker_observed()'s words.
+ * "stress_firmware": TEST_FIRMWARE loads of lab-rootfs.bin, sync and async in turn:
+ * firmware_load()'s words. "stress_userns": an unprivileged child makes a user and a mount
+ * namespace, mounts and unmounts a tmpfs, exits: ok, or the step that failed. */
+void test_stress_umh(struct ktap *k, const struct cmdline *cl);
+void test_stress_firmware(struct ktap *k, const struct cmdline *cl);
+void test_stress_userns(struct ktap *k, const struct cmdline *cl);
+
 #endif

@@ -7,9 +7,11 @@
 #include "lab.h"
 #include "marker.h"
 #include "stage2_opt.h"
+#include "umh.h"
 
 #include <errno.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -22,6 +24,7 @@
 #define CORE_PATTERN "/proc/sys/kernel/core_pattern"
 #define UMH_PATTERN "|" MARKER_HELPER_PATH " %p"
 #define MARKER_WAIT_MS 5000
+#define MARKER_POLL_MS 10
 
 /* Child exit codes for a failed setup step (not signals, not errnos). */
 enum { CHILD_RLIMIT = 201, CHILD_PRCTL, CHILD_SIGNAL, CHILD_ALIVE };
@@ -42,8 +45,24 @@ static _Noreturn void dump_core(void)
 	_exit(CHILD_ALIVE);
 }
 
-/* Fork a child that dumps core and reap it; its pid, or -1 after a report. */
-static pid_t crash_child(struct ktap_test *t)
+/* A line about the child: a diag of t, or on the console when t is NULL. */
+static void out_diag(struct ktap_test *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void out_diag(struct ktap_test *t, const char *fmt, ...)
+{
+	char line[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (t)
+		ktap_diag(t, "%s", line);
+	else
+		out_line("# " WHO ": %s", line);
+}
+
+/* Fork a child that dumps core and reap it; its pid, or -1 after a report. A NULL t reports
+ * failures on the console only and says nothing about a child that dumped core. */
+pid_t umh_crash_child(struct ktap_test *t)
 {
 	pid_t pid = fork();
 	if (pid < 0) {
@@ -63,19 +82,22 @@ static pid_t crash_child(struct ktap_test *t)
 					   "prctl(PR_SET_DUMPABLE, 1) failed",
 					   "signal/sigprocmask(SIGSEGV) failed",
 					   "raise(SIGSEGV) returned" };
-	if (WIFSIGNALED(st))
-		ktap_diag(t, "child %d (RLIMIT_CORE unlimited, dumpable): killed by signal %d, %s",
+	if (WIFSIGNALED(st) && WCOREDUMP(st) && !t)
+		;
+	else if (WIFSIGNALED(st))
+		out_diag(t, "child %d (RLIMIT_CORE unlimited, dumpable): killed by signal %d, %s",
 			  (int)pid, WTERMSIG(st),
 			  WCOREDUMP(st) ? "core dumped" : "no core dumped (WCOREDUMP is 0)");
 	else if (WEXITSTATUS(st) >= CHILD_RLIMIT && WEXITSTATUS(st) <= CHILD_ALIVE)
-		ktap_diag(t, "child %d: %s", (int)pid, why[WEXITSTATUS(st) - CHILD_RLIMIT]);
+		out_diag(t, "child %d: %s", (int)pid, why[WEXITSTATUS(st) - CHILD_RLIMIT]);
 	else
-		ktap_diag(t, "child %d exited with %d", (int)pid, WEXITSTATUS(st));
+		out_diag(t, "child %d exited with %d", (int)pid, WEXITSTATUS(st));
 	return pid;
 }
 
-/* Wait for the marker; its text in buf (NUL-terminated), or NULL when none came. */
-static const char *wait_marker(struct ktap_test *t, char *buf, size_t size)
+/* Wait up to wait_ms for the marker; its text in buf (NUL-terminated), or NULL when none
+ * came. A NULL t reports failed calls on the console only. */
+const char *umh_wait_marker(struct ktap_test *t, char *buf, size_t size, unsigned wait_ms)
 {
 	uint64_t t0 = mono_ns();
 	unsigned waited = 0;
@@ -90,9 +112,9 @@ static const char *wait_marker(struct ktap_test *t, char *buf, size_t size)
 			return NULL;
 		}
 		waited = (unsigned)((mono_ns() - t0) / 1000000);
-		if (waited >= MARKER_WAIT_MS)
+		if (waited >= wait_ms)
 			break;
-		sleep_ms(50);
+		sleep_ms(MARKER_POLL_MS);
 	}
 	ktap_diag(t, "no " MARKER_PATH " after %u ms: the helper did not run, or ran where our "
 		  "/run is not", waited);
@@ -119,39 +141,60 @@ static void diag_marker(struct ktap_test *t, const char *text, pid_t child)
 		  m.root_fstype, strcmp(m.lab_root, "yes") == 0 ? "with" : "without");
 }
 
+int umh_pattern_set(struct ktap_test *t, char *old, size_t size)
+{
+	int err = 0;
+	const char *call = "";
+	if (access(MARKER_HELPER_PATH, X_OK) < 0)
+		lab_report(t, WHO, errno, "access(\"" MARKER_HELPER_PATH "\", X_OK)");
+	if (read_file(CORE_PATTERN, old, size, &err) < 0) {
+		lab_report(t, WHO, err, "open/read(\"" CORE_PATTERN "\")");
+		return err;
+	}
+	old[strcspn(old, "\n")] = '\0';
+	if (write_file(CORE_PATTERN, 0, UMH_PATTERN, strlen(UMH_PATTERN), &err, &call) < 0) {
+		lab_report(t, WHO, err, "%s(\"" CORE_PATTERN "\", \"%s\")", call, UMH_PATTERN);
+		return err;
+	}
+	ktap_diag(t, CORE_PATTERN ": was \"%s\", now \"%s\"", old, UMH_PATTERN);
+	return 0;
+}
+
+void umh_pattern_restore(struct ktap_test *t, const char *old)
+{
+	int err = 0;
+	const char *call = "";
+	if (write_file(CORE_PATTERN, 0, old, strlen(old), &err, &call) < 0)
+		lab_report(t, WHO, err, "%s(\"" CORE_PATTERN "\", \"%s\") (restoring it)", call,
+			   old);
+}
+
+int umh_clear_marker(struct ktap_test *t)
+{
+	if (unlink(MARKER_PATH) < 0 && errno != ENOENT)
+		return lab_report(t, WHO, errno, "unlink(\"" MARKER_PATH "\")");
+	return 0;
+}
+
 void test_umh(struct ktap *k)
 {
 	static const char *const needles[] = { "core", "Core", "lab-helper", NULL };
 	struct ktap_test *t = ktap_add(k, "umh");
 	char old[256] = "", text[4 * (MARKER_VALUE_MAX + 16)];
 	int err = 0;
-	const char *call = "";
 
-	if (access(MARKER_HELPER_PATH, X_OK) < 0)
-		lab_report(t, WHO, errno, "access(\"" MARKER_HELPER_PATH "\", X_OK)");
-	if (unlink(MARKER_PATH) < 0 && errno != ENOENT)
-		lab_report(t, WHO, errno, "unlink(\"" MARKER_PATH "\")");
-	if (read_file(CORE_PATTERN, old, sizeof(old), &err) < 0) {
-		lab_report(t, WHO, err, "open/read(\"" CORE_PATTERN "\")");
-		ktap_observe(t, errno_name(err).s);
-		return;
-	}
-	old[strcspn(old, "\n")] = '\0';
+	umh_clear_marker(t);
 	int kfd = kmsg_diag_open(t, 1, &err);
-	if (write_file(CORE_PATTERN, 0, UMH_PATTERN, strlen(UMH_PATTERN), &err, &call) < 0) {
-		lab_report(t, WHO, err, "%s(\"" CORE_PATTERN "\", \"%s\")", call, UMH_PATTERN);
+	err = umh_pattern_set(t, old, sizeof(old));
+	if (err) {
 		ktap_observe(t, errno_name(err).s);
 		kmsg_diag_close(t, kfd, needles);
 		return;
 	}
-	ktap_diag(t, CORE_PATTERN ": was \"%s\", now \"%s\"", old, UMH_PATTERN);
-
-	pid_t child = crash_child(t);
-	const char *marker = child > 0 ? wait_marker(t, text, sizeof(text)) : NULL;
-
-	if (write_file(CORE_PATTERN, 0, old, strlen(old), &err, &call) < 0)
-		lab_report(t, WHO, err, "%s(\"" CORE_PATTERN "\", \"%s\") (restoring it)", call,
-			   old);
+	pid_t child = umh_crash_child(t);
+	const char *marker = child > 0 ? umh_wait_marker(t, text, sizeof(text), MARKER_WAIT_MS) :
+		NULL;
+	umh_pattern_restore(t, old);
 	if (marker)
 		diag_marker(t, marker, child);
 	kmsg_diag_close(t, kfd, needles);

@@ -57,3 +57,51 @@ size_t wordset_join(const char **words, size_t n, char *out, size_t size)
 	}
 	return distinct;
 }
+
+void tally_add(struct tally *t, const char *word)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		if (strcmp(t->word[i], word) == 0) {
+			t->count[i]++;
+			return;
+		}
+	}
+	if (t->n == TALLY_MAX) {
+		t->other++;
+		return;
+	}
+	t->word[t->n] = word;
+	t->count[t->n++] = 1;
+}
+
+void tally_format(const struct tally *t, char *out, size_t size)
+{
+	if (size == 0)
+		return;
+	if (t->n == 0) {
+		snprintf(out, size, "none");
+		return;
+	}
+	if (t->n == 1 && !t->other) {
+		snprintf(out, size, "%s", t->word[0]);
+		return;
+	}
+	size_t order[TALLY_MAX], len;
+	for (size_t i = 0; i < t->n; i++)
+		order[i] = i;
+	for (size_t i = 1; i < t->n; i++) /* insertion sort by word */
+		for (size_t j = i; j > 0 && strcmp(t->word[order[j - 1]], t->word[order[j]]) > 0; j--) {
+			size_t x = order[j];
+			order[j] = order[j - 1];
+			order[j - 1] = x;
+		}
+	int w = snprintf(out, size, "mixed:");
+	len = w < 0 ? 0 : (size_t)w;
+	for (size_t i = 0; i < t->n && len < size; i++) {
+		w = snprintf(out + len, size - len, "%s%s=%u", i ? "," : "", t->word[order[i]],
+			     t->count[order[i]]);
+		len += w < 0 ? 0 : (size_t)w;
+	}
+	if (t->other && len < size)
+		snprintf(out + len, size - len, ",other=%u", t->other);
+}

@@ -19,4 +19,19 @@ const char *kcmp_verdict(size_t others_shared, size_t others_distinct, size_t kd
  * with n == 0, out is "". */
 size_t wordset_join(const char **words, size_t n, char *out, size_t size);
 
+/* Counting the outcomes of a repeated step (the stress tests): up to TALLY_MAX distinct
+ * words (the words are not copied: they must outlive the tally). */
+#define TALLY_MAX 8
+struct tally {
+	const char *word[TALLY_MAX];
+	unsigned count[TALLY_MAX];
+	size_t n;
+	unsigned other; /* outcomes that did not fit */
+};
+void tally_add(struct tally *t, const char *word);
+/* The observed word: the one outcome when every run had it ("loaded"), else
+ * "mixed:" and each word=count, sorted ("mixed:loaded=199,mismatch=1", "other=N" last);
+ * "none" when nothing was added. Cut to fit out[size]. */
+void tally_format(const struct tally *t, char *out, size_t size);
+
 #endif

@@ -330,7 +330,16 @@ image)
 	kernel_line "$2" >/dev/null
 	image_path "$2"
 	;;
-tree) mkdir -p "$KBUILD"; ensure_tree; printf '%s\n' "$KBUILD/tree" ;;
+tree)
+	# under the lock: "make images" may ask for the tree while a kernel build extracts it,
+	# and a second ensure_tree would see no lab-base yet and extract again over it
+	mkdir -p "$KBUILD"
+	exec 9>"$KBUILD/.lock"
+	flock 9
+	ensure_tree
+	flock -u 9
+	printf '%s\n' "$KBUILD/tree"
+	;;
 bisect) mkdir -p "$KBUILD"; bisect_series ;;
 coverage) mkdir -p "$KBUILD"; coverage_build ;;
 names) kernel_names ;;

@@ -26,8 +26,12 @@ $(GEN_CPIO): $(KERNEL_TREE)/usr/gen_init_cpio.c
 	@mkdir -p $(@D)
 	gcc -O2 -o $@ $<
 
+# Debian busybox-static's /bin/busybox: the "busybox" scenario's switch_root (a peer the lab
+# did not write) and the benchmark's
+BUSYBOX ?= /bin/busybox
+
 $(IMAGES)/initramfs.cpio: $(LAB_INIT) $(GEN_CPIO) rootfs-images/initramfs.list rootfs-images/make-initramfs.sh
-	rootfs-images/make-initramfs.sh $@ $(LAB_INIT) $(GEN_CPIO) $(BALLAST_MIB)
+	rootfs-images/make-initramfs.sh $@ $(LAB_INIT) $(GEN_CPIO) $(BALLAST_MIB) $(BUSYBOX)
 
 $(IMAGES)/root.ext4: $(LAB_INIT) $(LAB_HELPER) rootfs-images/make-root.sh
 	@mkdir -p $(@D)

@@ -50,7 +50,33 @@ static void t_wordset(struct check *c)
 	CHECK_INT(c, wordset_join(d, 3, NULL, 0), 3);
 }
 
+static void t_tally(struct check *c)
+{
+	char out[64];
+	struct tally t = { 0 };
+	tally_format(&t, out, sizeof(out));
+	CHECK_STR(c, out, "none");
+	for (int i = 0; i < 200; i++)
+		tally_add(&t, "loaded");
+	tally_format(&t, out, sizeof(out));
+	CHECK_STR(c, out, "loaded");
+	tally_add(&t, "ENOENT");
+	tally_format(&t, out, sizeof(out));
+	CHECK_STR(c, out, "mixed:ENOENT=1,loaded=200");
+	const char *w[] = { "a", "b", "c", "d", "e", "f", "g", "h", "i", "j" };
+	struct tally m = { 0 };
+	for (int i = 9; i >= 0; i--)
+		tally_add(&m, w[i]);
+	tally_format(&m, out, sizeof(out));
+	CHECK_STR(c, out, "mixed:c=1,d=1,e=1,f=1,g=1,h=1,i=1,j=1,other=2");
+	char small[12];
+	tally_format(&m, small, sizeof(small));
+	CHECK_STR(c, small, "mixed:c=1,d");
+	tally_format(&m, small, 0); /* no write */
+}
+
 static const struct check_case cases[] = {
+	{ "tally", t_tally },
 	{ "memory_verdict", t_memory },
 	{ "kcmp_verdict", t_kcmp },
 	{ "wordset_join", t_wordset },

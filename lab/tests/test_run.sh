@@ -240,6 +240,46 @@ test_bad_options() {
 	want_rc 2 "--run-id ../x"
 	run --frobnicate good2 all
 	want_rc 2 "--frobnicate"
+	run --mem lots good2 all
+	want_rc 2 "--mem lots"
+	has stderr "$err" "'lots' is not a number of MiB"
+}
+
+test_mem() {
+	run --mem 1024 --run-id r-mem good2 "$K1"
+	want_rc 0 "--mem 1024"
+	has "good2-$K1.qemu" "$(cat "$RESULTS/r-mem/good2-$K1.qemu")" "-smp 1 -m 1024 -display none"
+}
+
+test_kmemleak_no() {
+	scenario good nokml <<-EOF
+		kernels: $K1
+		kmemleak: no
+		expect a *=x
+	EOF
+	run -n nokml all
+	want_rc 0 "-n nokml all"
+	has "the dry run" "$out" "lab.watchdog=55\\ lab.expect.a=x "
+	case $out in *kmemleak*) fail "kmemleak: no still expects kmemleak: $out" ;; esac
+	printf 'kernels: %s\nkmemleak: maybe\nexpect a *=x\n' "$K1" | scenario bad badkml
+	LAB_SCENARIOS=$tmp/bad run -n badkml all
+	want_rc 2 "kmemleak: maybe"
+	has stderr "$err" "kmemleak: 'maybe' is not yes or no"
+}
+
+test_initramfs_append() {
+	local other=$BUILD/other.cpio
+	cp "$BUILD/images/initramfs.cpio" "$other"
+	run --initramfs "$other" --append "lab.bench=1 lab.x=2" --run-id r-ia good1 "$K1"
+	want_rc 0 "--initramfs --append"
+	has "good1-$K1.qemu" "$(cat "$RESULTS/r-ia/good1-$K1.qemu")" "-initrd $other"
+	has "good1-$K1.cmdline" "$(cat "$RESULTS/r-ia/good1-$K1.cmdline")" "lab.root=/dev/vda lab.bench=1 lab.x=2 lab.expect.a=x"
+	run --initramfs "$BUILD/nope.cpio" good2 all
+	want_rc 2 "--initramfs nope"
+	has stderr "$err" "is not a file"
+	run --append "lab.expect.x=1" good2 all
+	want_rc 2 "--append lab.expect"
+	has stderr "$err" "is not allowed"
 }
 
 test_missing_files() {
@@ -367,7 +407,7 @@ test_stop_a_run() {
 }
 
 tests=(bad_scenarios good_scenarios_parse debug_variant unknown_names bad_options missing_files
-	passing_run failing_run log_lines accel_auto stop_a_run)
+	passing_run failing_run log_lines accel_auto mem initramfs_append kmemleak_no stop_a_run)
 
 setup
 echo "KTAP version 1"

@@ -1,0 +1,24 @@
+/* umh.h - the pieces of the umh test (umh.c) that the stress tests (stress.c) run many times.
+ * Each reports its failed calls on t's diagnostics and the console; a NULL t keeps only the
+ * console lines. */
+#ifndef LAB_UMH_H
+#define LAB_UMH_H
+
+#include "ktap.h"
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Save core_pattern into old[size] and set it to the lab-helper pipe. 0, or the errno. */
+int umh_pattern_set(struct ktap_test *t, char *old, size_t size);
+/* Write old back into core_pattern. */
+void umh_pattern_restore(struct ktap_test *t, const char *old);
+/* Remove the helper's marker (absent is fine). 0, or the errno. */
+int umh_clear_marker(struct ktap_test *t);
+/* Fork a child that dumps core (the kernel starts the helper for it) and reap it: its pid,
+ * or -1 when fork() failed. */
+pid_t umh_crash_child(struct ktap_test *t);
+/* Poll up to wait_ms for the marker: its text in buf, or NULL when none came. */
+const char *umh_wait_marker(struct ktap_test *t, char *buf, size_t size, unsigned wait_ms);
+
+#endif

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Unit tests of lab/bench-report on a small bench.json (lab/tests/data/bench-sample.json):
+# the statistics, the targets' verdicts, the SVG, and bad input. KTAP on stdout.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+report=$here/../bench-report
+sample=$here/data/bench-sample.json
+tmp=$(mktemp -d /tmp/test_bench_report.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+n=0 failed=0
+check() { # NAME CONDITION-COMMAND...
+	local name=$1
+	shift
+	n=$((n + 1))
+	if "$@"; then echo "ok $n $name"; else echo "not ok $n $name"; failed=$((failed + 1)); fi
+}
+has() { grep -qF -- "$2" <<<"$1" || { echo "# lacks: $2"; return 1; }; }
+
+echo "KTAP version 1"
+echo "1..8"
+out=$("$report" "$sample" "$tmp/b.svg" 2>&1)
+rc=$?
+check "runs" test "$rc" -eq 0
+check "median and ballast percent" has "$out" "pivot:full       64m        1  1.3 / 1.3 / 1.3            67.4 / 67.4 / 67.4       105.3"
+check "a boot that did not pass is flagged" has "$out" "(1 boot(s) not PASS)"
+check "flatness target" has "$out" "pivot switch time flat (max/min of medians <= 1.2): 1.08 met"
+check "floor ratio" has "$out" "worst 1.27x (pivot:full), 0 over met"
+check "svg is written" grep -q '<polyline points="' "$tmp/b.svg"
+printf '{"kind":"switch","scenario":"pivot","kernel":"full","size":"empty","rep":1,"switch_ns":1000000,"shmem_before_kb":10,"shmem_settled_kb":5,"wall_s":1}\n{"kind":"switch","scenario":"pivot","kernel":"full","size":"64m","rep":1,"switch_ns":3000000,"shmem_before_kb":10,"shmem_settled_kb":5,"ballast_kb":100,"wall_s":1}\n' >"$tmp/miss.json"
+out=$("$report" "$tmp/miss.json" 2>&1)
+check "a missed target says MISSED" has "$out" "pivot switch time flat (max/min of medians <= 1.2): 3.00 MISSED"
+echo 'not json' >"$tmp/bad.json"
+out=$("$report" "$tmp/bad.json" 2>&1)
+rc=$?
+check "bad input: exit 2 and the file named" test "$rc" -eq 2 -a -n "$(has "$out" "bad.json: no benchmark record" && echo y)"
+echo "# $((n - failed)) passed, $failed failed"
+[ "$failed" -eq 0 ]

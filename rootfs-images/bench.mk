@@ -1,0 +1,30 @@
+# rootfs-images/bench.mk - the initramfs variants of `make bench` (lab/bench.mk), all made
+# at build time under $(BUILD)/bench/images (never committed):
+#   initramfs-empty.cpio     the lab init, busybox-static's /bin/busybox, /dev/console
+#   initramfs-files10k.cpio  + 10,000 small files
+#   initramfs-64m.cpio       + a 64 MiB /ballast
+#   initramfs-256m.cpio      + a 256 MiB /ballast
+#   floor.cpio               the trivial init of lab/bench-floor.c only
+# Included from lab/bench.mk; needs images.mk's LAB_INIT and GEN_CPIO.
+BENCH_IMAGES  := $(BUILD)/bench/images
+BENCH_SIZES   := empty files10k 64m 256m
+BENCH_BUSYBOX ?= /bin/busybox
+BENCH_FLOOR   := $(BUILD)/bench/bench-floor
+BENCH_INITRAMFS := $(BENCH_SIZES:%=$(BENCH_IMAGES)/initramfs-%.cpio)
+
+.PHONY: bench-images
+bench-images: $(BENCH_INITRAMFS) $(BENCH_IMAGES)/floor.cpio
+
+$(BENCH_FLOOR): lab/bench-floor.c
+	@mkdir -p $(@D)
+	$(INIT_CC) $(INIT_CFLAGS) -o $@.tmp $<
+	@mv -f $@.tmp $@
+
+$(BENCH_IMAGES)/initramfs-%.cpio: $(LAB_INIT) $(GEN_CPIO) lab/bench-initramfs.sh rootfs-images/bench.mk
+	@mkdir -p $(@D)
+	@test -x $(BENCH_BUSYBOX) || { echo "bench: $(BENCH_BUSYBOX) is missing: make deps (busybox-static)" >&2; exit 1; }
+	lab/bench-initramfs.sh $@ $* $(LAB_INIT) $(GEN_CPIO) $(BENCH_BUSYBOX)
+
+$(BENCH_IMAGES)/floor.cpio: $(BENCH_FLOOR) $(GEN_CPIO) lab/bench-initramfs.sh
+	@mkdir -p $(@D)
+	lab/bench-initramfs.sh $@ floor $(BENCH_FLOOR) $(GEN_CPIO)
