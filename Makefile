@@ -31,7 +31,10 @@ host-tests: host-tests-init host-tests-lab $(HOST_TESTS_EXTRA)
 help:
 	@echo 'nullfs-lab targets:'
 	@echo '  make lab [SCENARIO=name|all] [KERNEL=name,...|all]  boot scenarios in QEMU (default: all on all)'
-	@echo '  make test                 everything CI runs: unit tests, check-patches, kernels, every scenario'
+	@echo '  make test                 everything CI runs: unit tests, check-patches, kernels, every scenario, bench-smoke'
+	@echo '  make test-debug           every scenario on the full-debug kernel (KASAN, lockdep, kmemleak)'
+	@echo '  make bench, bench-smoke, bench-build   the benchmarks (results/<run>/bench.json, .txt, .svg)'
+	@echo '  make fuzz [FUZZ_SECONDS=60]  libFuzzer on the host parsers (lab/fuzz/)'
 	@echo '  make kernel [KERNEL=full] build one lab kernel (stock, nullfs, full)'
 	@echo '  make kernels              build every lab kernel'
 	@echo '  make -s kernel-image KERNEL=x   print the bzImage path'

@@ -354,7 +354,8 @@ static _Noreturn void exec_stage2(struct stage1 *s)
 		fail(s, "cannot build the stage 2 argv");
 	}
 
-	out_line("# " WHO ": exec " LAB_STAGE2_PATH " stage2 (%zu words)", n - 2);
+	if (strcmp(s->method, "busybox") != 0) /* busybox says what it execs itself */
+		out_line("# " WHO ": exec " LAB_STAGE2_PATH " stage2 (%zu words)", n - 2);
 	switch_exec_stage2(s->cl, s->method, LAB_NEWROOT, argv, ts);
 	fail(s, "cannot start stage 2");
 }

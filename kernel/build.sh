@@ -245,6 +245,14 @@ ensure_config_for() {
 
 build_kernel() {
 	local k=$1 t0 t1 log
+	# one build of a kernel at a time: a second "make kernel" (or make lab from another
+	# shell) waits here instead of compiling into the same O= folder
+	mkdir -p "$KBUILD/$k"
+	exec 8>"$KBUILD/$k.build-lock"
+	if ! flock -n 8; then
+		say "$k: another build of it is running; waiting for it"
+		flock 8
+	fi
 	ensure_src "$k"
 	ensure_config "$k"
 	log=$KBUILD/$k/build.log

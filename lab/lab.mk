@@ -54,3 +54,11 @@ host-tests-lab: $(LAB_HOST)/test_logcheck $(LAB_HOST)/logcheck-san
 # an empty SCENARIO or KERNEL (the top-level Makefile has KERNEL ?=) means all
 lab-run: $(LAB_HOST)/logcheck $(LAB_RUN_DEPS)
 	BUILD="$(BUILD)" $(LAB_DIR)/run -j "$(JOBS)" --accel "$(ACCEL)" "$(or $(SCENARIO),all)" "$(or $(KERNEL),all)"
+
+# The whole matrix on the debug kernel only (KASAN, lockdep, kmemleak): every scenario that
+# boots full, with full's expectations and a kmemleak count of 0. make test runs these
+# boots too (lab/run all all includes full-debug); this is the target for them alone.
+.PHONY: test-debug
+test-debug: deps
+	@$(MAKE) --no-print-directory lab-kernels lab-images lab-tools KERNEL=full-debug
+	BUILD="$(BUILD)" $(LAB_DIR)/run -j "$(JOBS)" --accel "$(ACCEL)" "$(or $(SCENARIO),all)" full-debug
