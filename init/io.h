@@ -26,4 +26,7 @@ int write_file(const char *path, int flags, const char *buf, size_t len, int *er
 uint64_t mono_ns(void);
 void sleep_ms(unsigned ms);
 
+/* waitpid(pid, status, 0), again after EINTR: 0, or the errno of the waitpid that failed. */
+int wait_child(int pid, int *status);
+
 #endif

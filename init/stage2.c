@@ -530,14 +530,11 @@ static void test_userns(struct stage2 *s)
 			_exit(errno > 0 && errno < 200 ? errno : 199);
 		_exit(0);
 	}
-	int st;
-	while (waitpid(pid, &st, 0) < 0) {
-		if (errno != EINTR) {
-			int e = errno;
-			lab_report(t, WHO, e, "waitpid(%d)", (int)pid);
-			ktap_observe(t, errno_name(e).s);
-			return;
-		}
+	int st, e = wait_child(pid, &st);
+	if (e) {
+		lab_report(t, WHO, e, "waitpid(%d)", (int)pid);
+		ktap_observe(t, errno_name(e).s);
+		return;
 	}
 	if (WIFSIGNALED(st)) {
 		ktap_diag(t, "the child died of signal %d", WTERMSIG(st));

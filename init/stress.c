@@ -146,15 +146,10 @@ void test_stress_userns(struct ktap *k, const struct cmdline *cl)
 		}
 		if (pid == 0)
 			ns_child();
-		int st;
-		while (waitpid(pid, &st, 0) < 0) {
-			if (errno != EINTR) {
-				lab_report(NULL, WHO, errno, "waitpid(%d)", (int)pid);
-				st = -1;
-				break;
-			}
-		}
-		if (st != -1 && WIFEXITED(st) && WEXITSTATUS(st) < NS_NSTEPS)
+		int st, e = wait_child(pid, &st);
+		if (e)
+			lab_report(NULL, WHO, e, "waitpid(%d)", (int)pid);
+		if (!e && WIFEXITED(st) && WEXITSTATUS(st) < NS_NSTEPS)
 			tally_add(&tl, ns_word[WEXITSTATUS(st)]);
 		else
 			tally_add(&tl, "child-died");

@@ -71,12 +71,10 @@ pid_t umh_crash_child(struct ktap_test *t)
 	}
 	if (pid == 0)
 		dump_core();
-	int st;
-	while (waitpid(pid, &st, 0) < 0) {
-		if (errno != EINTR) {
-			lab_report(t, WHO, errno, "waitpid(%d)", (int)pid);
-			return pid;
-		}
+	int st, e = wait_child(pid, &st);
+	if (e) {
+		lab_report(t, WHO, e, "waitpid(%d)", (int)pid);
+		return pid;
 	}
 	static const char *const why[] = { "setrlimit(RLIMIT_CORE, unlimited) failed",
 					   "prctl(PR_SET_DUMPABLE, 1) failed",

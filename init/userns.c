@@ -161,11 +161,9 @@ static int collect(struct ktap_test *any, int fd, pid_t pid, char *buf, size_t s
 	}
 	buf[len] = '\0';
 	close(fd);
-	int st;
-	while (waitpid(pid, &st, 0) < 0) {
-		if (errno != EINTR)
-			return lab_report(any, WHO, errno, "waitpid(%d)", (int)pid);
-	}
+	int st, e = wait_child(pid, &st);
+	if (e)
+		return lab_report(any, WHO, e, "waitpid(%d)", (int)pid);
 	if (WIFSIGNALED(st))
 		ktap_diag(any, "the userns child died of signal %d", WTERMSIG(st));
 	return err;

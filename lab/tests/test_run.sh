@@ -267,6 +267,19 @@ test_kmemleak_no() {
 	has stderr "$err" "kmemleak: 'maybe' is not yes or no"
 }
 
+test_expect_override() {
+	run -n --expect a=z good1 all
+	want_rc 0 "--expect a=z"
+	has "the dry run" "$out" "lab.expect.a=z\\ lab.expect.b=1"
+	case $out in *lab.expect.a=x* | *lab.expect.a=y*) fail "--expect a=z left the scenario's value: $out" ;; esac
+	run -n --expect nosuch=1 good1 all
+	want_rc 2 "--expect nosuch=1"
+	has stderr "$err" "has no test nosuch"
+	run -n --expect 'a' good1 all
+	want_rc 2 "--expect a"
+	has stderr "$err" "is not TEST=VALUE"
+}
+
 test_initramfs_append() {
 	local other=$BUILD/other.cpio
 	cp "$BUILD/images/initramfs.cpio" "$other"
@@ -407,7 +420,7 @@ test_stop_a_run() {
 }
 
 tests=(bad_scenarios good_scenarios_parse debug_variant unknown_names bad_options missing_files
-	passing_run failing_run log_lines accel_auto mem initramfs_append kmemleak_no stop_a_run)
+	passing_run failing_run log_lines accel_auto mem initramfs_append kmemleak_no expect_override stop_a_run)
 
 setup
 echo "KTAP version 1"
