@@ -13,6 +13,7 @@
  * Indented KTAP lines are nested subtests: they are skipped.
  */
 #include "ktaplog.h"
+#include "strutil.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -24,47 +25,6 @@
 #define MAX_LISTED 6
 /* Plans larger than this are treated as malformed. */
 #define MAX_PLAN 100000UL
-
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n ? n : 1);
-	if (!p) {
-		fputs("logcheck: out of memory\n", stderr);
-		exit(2);
-	}
-	return p;
-}
-
-static char *xstrndup(const char *s, size_t n)
-{
-	char *d = xrealloc(NULL, n + 1);
-
-	memcpy(d, s, n);
-	d[n] = '\0';
-	return d;
-}
-
-static char *xstrdup(const char *s)
-{
-	return xstrndup(s, strlen(s));
-}
-
-static bool starts_with(const char *s, const char *prefix)
-{
-	return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
-static bool is_blank(int c)
-{
-	return c == ' ' || c == '\t';
-}
-
-static const char *skip_blanks(const char *s)
-{
-	while (is_blank((unsigned char)*s))
-		s++;
-	return s;
-}
 
 /* ------------------------------------------------------------------ */
 /* names */

@@ -27,7 +27,7 @@ LAB_SAN_CFLAGS ?= -std=c11 -g -O1 -Wall -Wextra -Werror -fno-omit-frame-pointer 
 LAB_SAN_ENV := ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-LAB_LIB := $(LAB_DIR)/ktaplog.c $(LAB_DIR)/ktaplog.h
+LAB_LIB := $(LAB_DIR)/ktaplog.c $(LAB_DIR)/ktaplog.h $(LAB_DIR)/strutil.h
 LAB_LOGCHECK := $(LAB_DIR)/logcheck.c $(LAB_LIB)
 
 $(LAB_HOST)/logcheck: $(LAB_LOGCHECK)

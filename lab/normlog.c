@@ -11,6 +11,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "normlog.h"
+#include "strutil.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -153,47 +154,6 @@ static bool have_compiled;
 
 /* ------------------------------------------------------------------ */
 /* memory and strings */
-
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n ? n : 1);
-	if (!p) {
-		fputs("normlog: out of memory\n", stderr);
-		exit(2);
-	}
-	return p;
-}
-
-static char *xstrndup(const char *s, size_t n)
-{
-	char *d = xrealloc(NULL, n + 1);
-
-	memcpy(d, s, n);
-	d[n] = '\0';
-	return d;
-}
-
-static char *xstrdup(const char *s)
-{
-	return xstrndup(s, strlen(s));
-}
-
-static bool starts_with(const char *s, const char *prefix)
-{
-	return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
-static bool is_blank(int c)
-{
-	return c == ' ' || c == '\t';
-}
-
-static const char *skip_blanks(const char *s)
-{
-	while (is_blank((unsigned char)*s))
-		s++;
-	return s;
-}
 
 struct sb {
 	char *s;
