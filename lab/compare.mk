@@ -37,7 +37,7 @@ $(LAB_HOST)/normalize-san: $(NORMALIZE_SRC)
 	@mkdir -p $(@D)
 	$(LAB_CC) $(LAB_SAN_CFLAGS) -o $@ $(filter %.c,$^)
 
-$(LAB_HOST)/test_normlog: $(LAB_DIR)/tests/test_normlog.c $(COMPARE_SRC) $(LAB_DIR)/normalize.c
+$(LAB_HOST)/test_normlog: $(LAB_DIR)/tests/test_normlog.c $(LAB_DIR)/tests/check.h $(COMPARE_SRC) $(LAB_DIR)/normalize.c
 	@mkdir -p $(@D)
 	$(LAB_CC) $(LAB_SAN_CFLAGS) -DCOMPARE_NO_MAIN -DNORMALIZE_NO_MAIN -I$(LAB_DIR) -o $@ $(filter %.c,$^)
 

@@ -39,7 +39,7 @@ $(LAB_HOST)/logcheck-san: $(LAB_LOGCHECK)
 	@mkdir -p $(@D)
 	$(LAB_CC) $(LAB_SAN_CFLAGS) -o $@ $(filter %.c,$^)
 
-$(LAB_HOST)/test_logcheck: $(LAB_DIR)/tests/test_logcheck.c $(LAB_LOGCHECK)
+$(LAB_HOST)/test_logcheck: $(LAB_DIR)/tests/test_logcheck.c $(LAB_DIR)/tests/check.h $(LAB_LOGCHECK)
 	@mkdir -p $(@D)
 	$(LAB_CC) $(LAB_SAN_CFLAGS) -DLOGCHECK_NO_MAIN -I$(LAB_DIR) -o $@ $(filter %.c,$^)
 

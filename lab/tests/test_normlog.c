@@ -18,30 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "check.h"
 
 int compare_main(int argc, char **argv, FILE *out, FILE *err);
 int normalize_main(int argc, char **argv, FILE *out, FILE *err);
 
-static int failed;
 static char tmpdir[] = "/tmp/test_normlog.XXXXXX";
-
-#define CHECK(cond)                                                            \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			printf("# %s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond); \
-			failed = 1;                                            \
-		}                                                              \
-	} while (0)
-
-#define CHECK_STR(a, b)                                                        \
-	do {                                                                   \
-		const char *a_ = (a), *b_ = (b);                               \
-		if (!a_ || !b_ || strcmp(a_, b_) != 0) {                       \
-			printf("# %s:%d: %s is \"%s\", want \"%s\"\n", __FILE__, __LINE__, #a, \
-			       a_ ? a_ : "(null)", b_ ? b_ : "(null)");         \
-			failed = 1;                                            \
-		}                                                              \
-	} while (0)
 
 #define CHECK_HAS(hay, needle)                                                 \
 	do {                                                                   \
