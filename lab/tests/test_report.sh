@@ -22,7 +22,8 @@ command -v python3 >/dev/null || { echo "test_report: python3 is missing (reads 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test_report.XXXXXX") || { echo "test_report: mktemp -d failed" >&2; exit 2; }
 trap 'rm -rf "$tmp"' EXIT
 if [ $# -ge 1 ]; then
-	run=$1
+	# absolute: Chromium gets it as a file:// URL
+	run=$(cd "$1" && pwd -P) || { echo "test_report: $1 is not a directory" >&2; exit 2; }
 else
 	run=$tmp/run
 	mkdir "$run" && cp "$here"/data/run/* "$run"/ || { echo "test_report: copying the fixture run failed" >&2; exit 2; }
@@ -61,7 +62,13 @@ done | sort >"$expected"
 dom=$tmp/dom.html
 timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --dump-dom "file://$run/report.html" \
 	>"$dom" 2>"$tmp/chromium.err"
-check chromium_dump_dom test -s "$dom"
+dom_dumped() {
+	[ -s "$dom" ] && return 0
+	echo "# chromium --dump-dom file://$run/report.html printed nothing; its stderr ends:"
+	tail -n 5 "$tmp/chromium.err" | sed 's/^/#   /'
+	return 1
+}
+check chromium_dump_dom dom_dumped
 
 matrix_in_dom() {
 	# Chromium's own DOM: the parser adds <tbody>, which the file does not have
