@@ -3,7 +3,8 @@
 # lab/lab.mk (LAB_DIR, LAB_HOST, LAB_CC, LAB_CFLAGS, LAB_SAN_CFLAGS,
 # LAB_SAN_ENV, LAB_LIB come from there). doc/compare.md has the details.
 #
-#   make compare A=pivot:stock B=pivot:full [RUN=results/ID]   the table, then the kernel lines
+#   make compare A=pivot:stock B=pivot:full [RUN=results/ID] [BOOT=1]   the table, then the kernel lines
+#                                    (no RUN: the newest run with each side, lab/compare)
 #   make compare A=path/a.log B=path/b.log                      two log files
 #   make demo [RUN=results/ID]       classic switch_root on stock next to pivot on full
 #   make check-reference [RUN=results/ID]   fresh logs against results/reference/
@@ -11,7 +12,8 @@
 #   make report [RUN=results/ID]     results/ID/report.html and report.png
 #   make host-tests-compare          unit tests (ASan/UBSan) and the scripts' tests
 #
-# RUN defaults to results/latest; A and B may also be SCENARIO:KERNEL.
+# RUN defaults to results/latest (compare: the newest run with each side); A and B
+# may also be SCENARIO:KERNEL. lab/mk TARGET ... exits with the tool's status (0/1/2).
 
 COMPARE_LIB := $(LAB_DIR)/normlog.c $(LAB_DIR)/normlog.h $(LAB_LIB)
 COMPARE_SRC := $(LAB_DIR)/compare.c $(COMPARE_LIB)
@@ -53,23 +55,27 @@ host-tests-compare: $(LAB_HOST)/test_normlog $(LAB_HOST)/compare-san $(LAB_HOST)
 	$(LAB_SAN_ENV) COMPARE=$(LAB_HOST)/compare-san NORMALIZE=$(LAB_HOST)/normalize-san \
 		$(LAB_DIR)/tests/test_compare.sh
 
-# $(if ...) so that "make compare" with no A or B gets compare's own message (exit 2)
+# lab/compare finds the logs (without RUN: the newest run with each side; BOOT=1
+# boots a side no run has). $(if ...) so that "make compare" with no A or B gets
+# compare's own message (exit 2). $(lab_status): the status for lab/mk.
+BOOT ?=
 compare: $(LAB_HOST)/compare
-	@$(LAB_HOST)/compare $(if $(RUN),--run "$(RUN)") $(if $(A),"$(A)") $(if $(B),"$(B)")
+	@COMPARE=$(LAB_HOST)/compare $(LAB_DIR)/compare $(if $(RUN),--run "$(RUN)") \
+		$(if $(filter 1 yes,$(BOOT)),--boot) $(if $(A),"$(A)") $(if $(B),"$(B)"); $(lab_status)
 
 demo: $(COMPARE_TOOLS)
-	@COMPARE=$(LAB_HOST)/compare $(LAB_DIR)/demo $(if $(RUN),--run "$(RUN)")
+	@COMPARE=$(LAB_HOST)/compare $(LAB_DIR)/demo $(if $(RUN),--run "$(RUN)"); $(lab_status)
 
 check-reference: $(COMPARE_TOOLS)
 	@COMPARE=$(LAB_HOST)/compare NORMALIZE=$(LAB_HOST)/normalize \
-		$(LAB_DIR)/check-reference $(or $(RUN),results/latest)
+		$(LAB_DIR)/check-reference $(or $(RUN),results/latest); $(lab_status)
 
 refresh-reference: $(COMPARE_TOOLS)
 	@COMPARE=$(LAB_HOST)/compare NORMALIZE=$(LAB_HOST)/normalize \
-		$(LAB_DIR)/check-reference --refresh $(or $(RUN),results/latest)
+		$(LAB_DIR)/check-reference --refresh $(or $(RUN),results/latest); $(lab_status)
 
 report: $(COMPARE_TOOLS)
-	@COMPARE=$(LAB_HOST)/compare $(LAB_DIR)/report --png $(or $(RUN),results/latest)
+	@COMPARE=$(LAB_HOST)/compare $(LAB_DIR)/report --png $(or $(RUN),results/latest); $(lab_status)
 
 # the report rendered in headless Chromium: the matrix must be on the page
 report-test: $(COMPARE_TOOLS)

@@ -27,6 +27,11 @@ LAB_SAN_CFLAGS ?= -std=c11 -g -O1 -Wall -Wextra -Werror -fno-omit-frame-pointer 
 LAB_SAN_ENV := ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
+# lab/mk passes LAB_STATUS_FILE: a recipe ending in "; $(lab_status)" appends its
+# tool's exit status there (make itself can only exit 0 or 2), then exits with it
+LAB_STATUS_FILE ?=
+lab_status = rc=$$?; [ -z "$(LAB_STATUS_FILE)" ] || echo $$rc >>"$(LAB_STATUS_FILE)"; exit $$rc
+
 LAB_LIB := $(LAB_DIR)/ktaplog.c $(LAB_DIR)/ktaplog.h $(LAB_DIR)/strutil.h
 LAB_LOGCHECK := $(LAB_DIR)/logcheck.c $(LAB_LIB)
 
@@ -53,7 +58,7 @@ host-tests-lab: $(LAB_HOST)/test_logcheck $(LAB_HOST)/logcheck-san
 
 # an empty SCENARIO or KERNEL (the top-level Makefile has KERNEL ?=) means all
 lab-run: $(LAB_HOST)/logcheck $(LAB_RUN_DEPS)
-	BUILD="$(BUILD)" $(LAB_DIR)/run -j "$(JOBS)" --accel "$(ACCEL)" "$(or $(SCENARIO),all)" "$(or $(KERNEL),all)"
+	BUILD="$(BUILD)" $(LAB_DIR)/run -j "$(JOBS)" --accel "$(ACCEL)" "$(or $(SCENARIO),all)" "$(or $(KERNEL),all)"; $(lab_status)
 
 # The whole matrix on the debug kernel only (KASAN, lockdep, kmemleak): every scenario that
 # boots full, with full's expectations and a kmemleak count of 0. make test runs these

@@ -205,8 +205,107 @@ report_html() {
 	has "$tmp/err" "no-such-chromium is not installed: report.png needs headless Chromium (apt-get install chromium)"
 }
 
+# lab/compare without a run: each side from the newest run that has it
+compare_lookup() {
+	local r=$tmp/lookup
+	rm -rf "$r"
+	mkdir -p "$r/old" "$r/new" "$r/reference" "$r/both"
+	cp "$data"/pivot-stock.* "$data"/pivot-full.* "$r/old"/
+	cp "$data"/pivot-full.* "$r/new"/
+	cp "$data/pivot-full.log" "$r/reference/pivot-stock.log"	# normalised references never count
+	touch -d '2026-01-01 10:00' "$r/old"/*
+	touch -d '2026-01-02 10:00' "$r/new"/*
+	touch -d '2026-01-03 10:00' "$r/reference"/*
+	ln -s old "$r/latest"
+	# stock only in old, full newest in new: different runs, each named
+	expect_rc 1 env RESULTS="$r" "$lab/compare" pivot:stock pivot:full
+	has "$tmp/err" "compare: pivot:stock: $r/old/"
+	has "$tmp/err" "compare: pivot:full: $r/new/"
+	has "$tmp/err" "compare: A and B come from different runs"
+	has "$tmp/out" "A: $r/old/pivot-stock.log"
+	has "$tmp/out" "B: $r/new/pivot-full.log"
+	has "$tmp/out" "* pivot_root         | EINVAL     | ok"
+	# a newer run with both: one run, compare --run's labels
+	cp "$data"/pivot-stock.* "$data"/pivot-full.* "$r/both"/
+	expect_rc 1 env RESULTS="$r" "$lab/compare" pivot:stock pivot:full
+	has "$tmp/err" "compare: pivot:stock: $r/both/"
+	has "$tmp/err" "compare: pivot:full: $r/both/"
+	lacks "$tmp/err" "different runs"
+	has "$tmp/out" "A: pivot:stock ($r/both/pivot-stock.log)"
+	expect_rc 0 env RESULTS="$r" "$lab/compare" -q pivot:full "$data/pivot-full.log"
+	# RUN given: that run only, no lookup
+	expect_rc 2 env RESULTS="$r" "$lab/compare" --run "$r/new" pivot:stock pivot:full
+	has "$tmp/err" "new/pivot-stock.log: No such file or directory"
+	# no run has it: a clear error, exit 2
+	expect_rc 2 env RESULTS="$r" "$lab/compare" pivot:stock umh:full
+	has "$tmp/err" "compare: no run under $r/ has umh:full (umh-full.log); boot it: make compare A=pivot:stock B=umh:full BOOT=1, or lab/run -j1 umh full"
+	expect_rc 2 env RESULTS="$tmp/no-results" "$lab/compare" pivot:stock pivot:full
+	has "$tmp/err" "has pivot:stock (pivot-stock.log)"
+	# --boot boots what no run has (a stand-in for lab/run), then compares
+	cat >"$tmp/fake-run" <<-'EOF'
+		#!/usr/bin/env bash
+		# fake lab/run: -j1 --run-id ID SCENARIO KERNEL
+		echo "fake-run $*" >>"$RESULTS/fake-run.calls"
+		[ "$5" = nosuch ] && { echo "lab/run: unknown kernel 'nosuch'" >&2; exit 2; }
+		mkdir -p "$RESULTS/$3"
+		cp "$DATA/pivot-$5.log" "$RESULTS/$3/$4-$5.log"
+		printf '%s  %s  FAIL     1.0s  a failed boot is still compared\n' "$4" "$5"
+		exit 1
+	EOF
+	chmod +x "$tmp/fake-run"
+	rm -rf "$r/new" "$r/both"
+	expect_rc 1 env RESULTS="$r" LAB_RUN="$tmp/fake-run" DATA="$data" "$lab/compare" --boot pivot:stock umh:full
+	has "$r/fake-run.calls" "fake-run -j1 --run-id compare-"
+	has "$r/fake-run.calls" " umh full"
+	has "$tmp/err" "compare: no run has umh:full; booting: lab/run -j1 --run-id compare-"
+	has "$tmp/err" "compare: umh:full: $r/compare-"
+	[ "$(wc -l <"$r/fake-run.calls")" -eq 1 ] || fail "--boot booted more than the missing side"
+	expect_rc 2 env RESULTS="$r" LAB_RUN="$tmp/fake-run" DATA="$data" "$lab/compare" --boot pivot:stock pivot:nosuch
+	has "$tmp/err" "compare: lab/run -j1 --run-id compare-"
+	has "$tmp/err" "failed (exit 2): pivot:nosuch cannot be compared"
+}
+
+# make compare and lab/mk: compare's own status, through make
+compare_exit_codes() {
+	local r=$tmp/codes
+	rm -rf "$r"
+	mkdir -p "$r/one"
+	cp "$data"/* "$r/one"/
+	# (RESULTS on make's command line: the Makefile sets its own)
+	# make can only exit 0 or 2; "Error 1" in its message is compare's status
+	expect_rc 0 make -s -C "$top" --no-print-directory compare RESULTS="$r" A=pivot:full B=pivot:full-debug
+	expect_rc 2 make -s -C "$top" --no-print-directory compare RESULTS="$r" A=pivot:stock B=pivot:full
+	has "$tmp/err" "compare] Error 1"
+	# lab/mk: the tool's status itself
+	expect_rc 0 "$lab/mk" -s compare RESULTS="$r" A=pivot:full B=pivot:full-debug
+	has "$tmp/out" "same: 10 tests"
+	expect_rc 1 "$lab/mk" -s compare RESULTS="$r" A=pivot:stock B=pivot:full
+	has "$tmp/out" "* pivot_root         | EINVAL     | ok"
+	expect_rc 2 "$lab/mk" -s compare RESULTS="$r" A=pivot:stock B=umh:full
+	has "$tmp/err" "no run under"
+	expect_rc 2 "$lab/mk" -s compare RESULTS="$r" A=pivot:stock
+	has "$tmp/err" "want two logs"
+	expect_rc 1 "$lab/mk" -s compare RESULTS="$r" RUN="$r/one" A=pivot:stock B=pivot:full
+	# a make that fails before any tool ran: make's own status
+	expect_rc 2 "$lab/mk" -s no-such-target
+	# the status file: the last tool's status wins; none written: make's
+	cat >"$tmp/fake-make" <<-'EOF'
+		#!/usr/bin/env bash
+		for a; do case $a in LAB_STATUS_FILE=*) f=${a#*=} ;; esac; done
+		case $FAKE in
+		tool3) echo 0 >>"$f"; echo 3 >>"$f"; exit 2 ;;
+		none) exit 2 ;;
+		ok) echo 1 >>"$f"; exit 0 ;;
+		esac
+	EOF
+	chmod +x "$tmp/fake-make"
+	expect_rc 3 env MAKE="$tmp/fake-make" FAKE=tool3 "$lab/mk" x
+	expect_rc 2 env MAKE="$tmp/fake-make" FAKE=none "$lab/mk" x
+	expect_rc 0 env MAKE="$tmp/fake-make" FAKE=ok "$lab/mk" x
+}
+
 echo 'KTAP version 1'
-echo '1..8'
+echo '1..10'
 t compare_cli compare_cli
 t reference_cycle reference_cycle
 t reference_noise_passes reference_noise_passes
@@ -214,6 +313,8 @@ t reference_difference_fails reference_difference_fails
 t reference_missing_boots reference_missing_boots
 t demo_output demo_output
 t report_html report_html
+t compare_lookup compare_lookup
+t compare_exit_codes compare_exit_codes
 check_width() {
 	# every line the tools print for a real boot pair fits 80 columns: compare's table too
 	"$COMPARE" --run "$data" pivot:stock pivot:full >"$tmp/out" 2>&1
