@@ -183,6 +183,12 @@ report_html() {
 	expect_rc 0 "$lab/report" "$tmp/run"
 	local h=$tmp/run/report.html
 	has "$h" '<table class="matrix" id="matrix">'
+	# the values table comes first: pivot_root EINVAL on stock, ok (changed) on full
+	has "$h" '<table class="values" id="values">'
+	[ "$(grep -n 'id="values"' "$h" | cut -d: -f1)" -lt "$(grep -n 'id="matrix"' "$h" | cut -d: -f1)" ] ||
+		fail "the values table is not before the matrix"
+	has "$h" '<tr class="varies"><th class="test">pivot_root</th><td class="val" title="stock: ok, expected EINVAL">EINVAL</td><td class="val changed" title="full: ok, expected ok; stock: EINVAL">ok</td>'
+	has "$h" '<tr class="alike"><th class="test">root_device</th>'
 	has "$h" '<th>stock</th><th>full</th><th>full-debug</th>'
 	has "$h" '<td class="pass" title="10 tests ok"><a href="pivot-stock.log">PASS</a>'
 	has "$h" '<td class="fail" title="timeout after 60 s; last line: &quot;&lt;x&gt;&quot;"><a href="pivot-full-debug.log">FAIL</a>'

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # lab/tests/test_report.sh [RUN_DIR]: render lab/report's page in headless
-# Chromium and check that the scenario x kernel matrix is on it: in the DOM
-# Chromium builds (one row a scenario, one cell a kernel, PASS/FAIL as the
-# .verdict files say) and on the screenshot (report.png has the pass/fail
-# cell colours). Without RUN_DIR it uses a copy of lab/tests/data/run; with
+# Chromium and check that the values table leads it and the scenario x kernel
+# matrix is on it: in the DOM Chromium builds (the first table: one group of
+# rows a scenario, one row a test, each cell the observed value of the .check
+# file, highlighted where it differs from stock's; the matrix: one row a
+# scenario, one cell a kernel, PASS/FAIL as the .verdict files say) and on the
+# screenshot (report.png has the highlight and the pass/fail cell colours). Without RUN_DIR it uses a copy of lab/tests/data/run; with
 # one, it writes RUN_DIR/report.html and report.png. Prints KTAP; exit 1 when
 # a check failed, 2 when chromium (Debian's chromium package) is missing.
 set -uo pipefail
@@ -21,6 +23,7 @@ command -v python3 >/dev/null || { echo "test_report: python3 is missing (reads 
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test_report.XXXXXX") || { echo "test_report: mktemp -d failed" >&2; exit 2; }
 trap 'rm -rf "$tmp"' EXIT
+RUN_ARG=("$@")
 if [ $# -ge 1 ]; then
 	# absolute: Chromium gets it as a file:// URL
 	run=$(cd "$1" && pwd -P) || { echo "test_report: $1 is not a directory" >&2; exit 2; }
@@ -30,6 +33,12 @@ else
 	export RESULTS=$tmp/results	# no bench plots from the real results/
 	# one failing boot, so that both colours must show
 	printf 'FAIL\n60.0\ntimeout after 60 s\n' >"$run/pivot-full-debug.verdict"
+	# a not-ok test, and a second scenario (two groups of rows; no .check: values from the log)
+	sed -i -E 's/^( +9  kcmp_fs +)ok      distinct/\1not ok  shared  /' "$run/pivot-full-debug.check"
+	for k in stock full; do
+		for f in "$run/pivot-$k".*; do cp "$f" "$run/legacy-$k.${f##*.}"; done
+		rm "$run/legacy-$k.check"
+	done
 fi
 
 n=0 bad=0
@@ -42,7 +51,7 @@ check() { # NAME COMMAND...
 }
 
 echo 'KTAP version 1'
-echo '1..5'
+echo '1..7'
 if "$lab/report" --png "$run" >"$tmp/report.out" 2>&1; then
 	ok report_png
 else
@@ -91,9 +100,95 @@ matrix_in_dom() {
 }
 check matrix_in_dom matrix_in_dom
 
+# the values table: the page's first table, each cell the observed value of the boot's
+# .check (else of its log), "changed" where it differs from stock's, "notok" where not ok
+values_in_dom() {
+	python3 - "$dom" "$run" <<'EOF'
+import sys, os, re, html.parser
+dom, run = sys.argv[1], sys.argv[2]
+class P(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__(); self.tables = []; self.stack = []; self.cell = None; self.row = None
+    def handle_starttag(self, tag, a):
+        a = dict(a)
+        if tag == 'table': self.tables.append(a.get('id')); self.stack.append(a.get('id'))
+        if not self.stack or self.stack[-1] != 'values': return
+        if tag == 'tr': self.row = {'class': a.get('class', ''), 'cells': []}
+        if tag in ('td', 'th'): self.cell = [tag, a.get('class', ''), '']
+    def handle_endtag(self, tag):
+        if tag == 'table' and self.stack: self.stack.pop()
+        if not self.stack or self.stack[-1] != 'values': return
+        if tag in ('td', 'th') and self.cell is not None: self.row['cells'].append(self.cell); self.cell = None
+        if tag == 'tr' and self.row is not None: rows.append(self.row); self.row = None
+    def handle_data(self, d):
+        if self.cell is not None: self.cell[2] += d
+rows = []
+p = P(); p.feed(open(dom).read())
+ok = True
+def bad(msg):
+    global ok; ok = False; print('# ' + msg)
+if not p.tables or p.tables[0] != 'values':
+    bad('the first table is %r, not the values table' % (p.tables[:1],))
+if not rows:
+    print('# no values table'); sys.exit(1)
+kernels = [c[2] for c in rows[0]['cells'][1:]]
+table, scen = {}, None
+for r in rows[1:]:
+    if 'group' in r['class']:
+        scen = r['cells'][0][2].strip(); table[scen] = {}; continue
+    table[scen][r['cells'][0][2].strip()] = r['cells'][1:]
+def values(name):
+    out, chk, log = {}, os.path.join(run, name + '.check'), os.path.join(run, name + '.log')
+    if os.path.exists(chk):
+        for line in open(chk):
+            w = line.split()
+            if len(w) >= 5 and re.fullmatch(r'[0-9]+|-', w[0]):
+                out[w[1]] = ('not ok', w[4]) if w[2:4] == ['not', 'ok'] else (w[2], w[3])
+    else:
+        for line in open(log, errors='replace'):
+            m = re.match(r' *(not ok|ok) [0-9]+ (\w+).*observed=(\S+)', line)
+            if m: out[m.group(2)] = (m.group(1), m.group(3))
+    return out
+boots = sorted(f[:-4] for f in os.listdir(run) if f.endswith('.log') and os.path.exists(os.path.join(run, f[:-4] + '.cmdline')))
+n = changed = 0
+for name in boots:
+    k = next(k for k in sorted(kernels, key=len, reverse=True) if name.endswith('-' + k))
+    s = name[:-len(k) - 1]
+    stock = values(s + '-stock') if s + '-stock' in boots else None
+    if s not in table:
+        bad('no group of rows for scenario %s' % s); continue
+    for t, (res, obs) in values(name).items():
+        cells = table[s].get(t)
+        if cells is None:
+            bad('%s: no row for test %s' % (s, t)); continue
+        tag, cls, text = cells[kernels.index(k)]
+        n += 1
+        if text.strip() != obs:
+            bad('%s %s on %s: the cell says %r, the boot observed %r' % (s, t, k, text, obs))
+        want = stock is not None and k != 'stock' and stock.get(t, ('', '-'))[1] != obs
+        changed += want
+        if ('changed' in cls.split()) != want:
+            bad('%s %s on %s: class %r, want changed=%s (stock: %s)' % (s, t, k, cls, want, stock and stock.get(t)))
+        if ('notok' in cls.split()) != (res not in ('ok', 'skip')):
+            bad('%s %s on %s: class %r for a %s test' % (s, t, k, cls, res))
+print('# %d cells in %d groups hold the observed values, %d highlighted as changed from stock' % (n, len(table), changed))
+if changed == 0 and any(b.endswith('-stock') for b in boots) and len(kernels) > 1:
+    print('# (no value differs from stock)')
+sys.exit(0 if ok and n > 0 else 1)
+EOF
+}
+check values_table_leads values_in_dom
+has_pivot_story() {
+	# the fixture's pivot on stock and full: "pivot_root | EINVAL | ok" at a glance
+	[ $# -ge 1 ] && return 0
+	tr -d '\n' <"$dom" | grep -qE '<th class="test">pivot_root</th><td class="val" title="[^"]*">EINVAL</td><td class="val changed" title="[^"]*">ok</td>' ||
+		{ echo "# no 'pivot_root: EINVAL | ok (changed)' row"; return 1; }
+}
+check values_pivot_root has_pivot_story "${RUN_ARG[@]}"
+
 # the screenshot: a PNG with pixels of the pass (and, when a boot failed, fail) cell colours
 colours() {
-	python3 - "$run/report.png" "$expected" <<'EOF'
+	python3 - "$run/report.png" "$expected" "$run/report.html" <<'EOF'
 import sys, zlib, struct
 path, expected = sys.argv[1], sys.argv[2]
 data = open(path, 'rb').read()
@@ -129,8 +224,9 @@ def count(rgb):
     return sum(1 for r in rows for x in range(0, stride, bpp) if tuple(r[x:x + 3]) == rgb)
 verdicts = open(expected).read().split()
 ok = True
-for name, rgb in (('PASS', (0xd8, 0xf5, 0xd8)), ('FAIL', (0xf8, 0xd0, 0xd0))):
-    if name not in verdicts:
+changed = '"val changed' in open(sys.argv[3]).read()
+for name, rgb in (('PASS', (0xd8, 0xf5, 0xd8)), ('FAIL', (0xf8, 0xd0, 0xd0)), ('changed', (0xff, 0xe0, 0x8a))):
+    if name not in verdicts and not (name == 'changed' and changed):
         continue
     n = count(rgb)
     print('# %s cells: %d pixels of #%02x%02x%02x in the %dx%d screenshot' % (name, n, *rgb, w, h))
