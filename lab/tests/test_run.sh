@@ -419,8 +419,54 @@ test_stop_a_run() {
 	fi
 }
 
+# a second run with the same --run-id adds its boots; the summary keeps one total
+test_same_run_id() {
+	local d=$RESULTS/r6
+	run --run-id r6 good2 "$K1"
+	want_rc 0 "--run-id r6 good2"
+	run --run-id r6 good1 all
+	want_rc 0 "--run-id r6 good1 all, into the same run"
+	[ "$(printf '%s\n' "$out" | tail -n 1)" = "2 passed, 0 failed" ] || fail "stdout's last line is not this run's '2 passed, 0 failed': $out"
+	[ "$(readlink "$RESULTS/latest")" = r6 ] || fail "results/latest is not r6"
+	[ "$(grep -c ' PASS ' "$d/summary")" -eq 3 ] || fail "the summary has not the 3 boots: $(cat "$d/summary")"
+	[ "$(grep -cE '^[0-9]+ passed, [0-9]+ failed$' "$d/summary")" -eq 1 ] || fail "the summary has more than one total: $(cat "$d/summary")"
+	[ "$(tail -n 1 "$d/summary")" = "3 passed, 0 failed" ] || fail "the summary does not end with '3 passed, 0 failed': $(cat "$d/summary")"
+	run --run-id r6 s-wrong "$K1"
+	want_rc 1 "--run-id r6 s-wrong"
+	[ "$(tail -n 1 "$d/summary")" = "3 passed, 1 failed" ] || fail "the summary does not end with '3 passed, 1 failed': $(cat "$d/summary")"
+	run --run-id r6 good2 "$K1"
+	want_rc 2 "good2 again in r6"
+	has stderr "$err" "r6/good2-$K1.log exists: pick another --run-id"
+}
+
+# the progress line: on stderr when it is a terminal (LAB_PROGRESS=1 here), never on stdout
+test_progress() {
+	local plain
+	LAB_PROGRESS=0 run --run-id r7 good1,good2 all
+	want_rc 0 "LAB_PROGRESS=0"
+	plain=$(printf '%s\n' "$out" | sed -E 's/ +[0-9]+\.[0-9]s  / T  /')
+	case $err in *'[lab/run]'*) fail "LAB_PROGRESS=0 drew a progress line: $err" ;; esac
+	LAB_PROGRESS=1 run --run-id r8 good1,good2 all
+	want_rc 0 "LAB_PROGRESS=1"
+	[ "$(printf '%s\n' "$out" | sed -E 's/ +[0-9]+\.[0-9]s  / T  /' | sort)" = "$(printf '%s\n' "$plain" | sort)" ] ||
+		fail "stdout with progress differs: $out; without: $plain"
+	case $out in *'[lab/run]'* | *$'\r'*) fail "the progress went to stdout: $out" ;; esac
+	has stderr "$err" $'\r\e[K[lab/run] 0/3 boots, 0:00 elapsed, ~'
+	has stderr "$err" "[lab/run] 3/3 boots"
+	has stderr "$err" " left:"
+	case $err in *"(a guess)"*) fail "runs r7 and earlier exist, but the estimate is a guess: $err" ;; esac
+	# no earlier run: a guess, said so
+	RESULTS=$tmp/fresh-results LAB_PROGRESS=1 run --run-id p1 good2 "$K1"
+	want_rc 0 "LAB_PROGRESS=1 with no earlier run"
+	has stderr "$err" "(a guess)"
+	# not a terminal (the tests' stderr is a file): no progress by default
+	run --run-id r9 good2 "$K1"
+	case $err in *'[lab/run]'*) fail "a progress line without a terminal: $err" ;; esac
+}
+
 tests=(bad_scenarios good_scenarios_parse debug_variant unknown_names bad_options missing_files
-	passing_run failing_run log_lines accel_auto mem initramfs_append kmemleak_no expect_override stop_a_run)
+	passing_run failing_run log_lines accel_auto mem initramfs_append kmemleak_no expect_override stop_a_run
+	same_run_id progress)
 
 setup
 echo "KTAP version 1"
