@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 struct lab_name fs_magic_name(unsigned long magic)
@@ -172,4 +173,17 @@ int procstat_parse(const char *text, struct procstat *out)
 		p = end;
 	}
 	return 0;
+}
+
+struct lab_name statfs_name(const char *path, unsigned long *magic)
+{
+	struct statfs sfs;
+	if (statfs(path, &sfs) < 0) {
+		if (magic)
+			*magic = 0;
+		return errno_name(errno);
+	}
+	if (magic)
+		*magic = (unsigned long)sfs.f_type;
+	return fs_magic_name((unsigned long)sfs.f_type);
 }

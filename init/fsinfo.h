@@ -10,6 +10,9 @@ struct lab_name { char s[24]; };
 
 /* "ext4", "tmpfs", "nullfs", ... or "0x%lx" for a magic without a name here */
 struct lab_name fs_magic_name(unsigned long magic);
+/* The f_type name of the filesystem at path (statfs(2)), or the errno name when statfs fails;
+ * *magic (may be NULL) gets f_type, or 0 on failure. */
+struct lab_name statfs_name(const char *path, unsigned long *magic);
 /* "EINVAL", ... or "E%d" for a number without a name here; "0" for 0 */
 struct lab_name errno_name(int err);
 

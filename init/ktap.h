@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define KTAP_MAX_TESTS 32
+#define KTAP_MAX_TESTS 48
 #define KTAP_NAME_MAX 48
 #define KTAP_VALUE_MAX 128
 #define KTAP_DIAG_LINE_MAX 400   /* text of one diag line, without "# " and '\n' */

@@ -129,19 +129,6 @@ static void take_stage1_results(struct stage2 *s, int argc, char **argv)
 	}
 }
 
-static struct lab_name statfs_name(const char *path, unsigned long *magic)
-{
-	struct statfs sfs;
-	if (statfs(path, &sfs) < 0) {
-		if (magic)
-			*magic = 0;
-		return errno_name(errno);
-	}
-	if (magic)
-		*magic = (unsigned long)sfs.f_type;
-	return fs_magic_name((unsigned long)sfs.f_type);
-}
-
 static void test_mountinfo(struct stage2 *s)
 {
 	struct ktap_test *tsrc = ktap_add(s->k, "root_mount_source");
@@ -556,6 +543,13 @@ static void test_userns(struct stage2 *s)
 static void test_nullfs_user_mount(struct stage2 *s)
 {
 	struct ktap_test *t = ktap_add(s->k, "nullfs_user_mount");
+	char fss[4096];
+	int ferr = 0;
+	if (read_file("/proc/filesystems", fss, sizeof(fss), &ferr) < 0)
+		lab_report(t, WHO, ferr, "read(\"/proc/filesystems\")");
+	else
+		ktap_diag(t, "/proc/filesystems %s nullfs",
+			  strstr(fss, "\tnullfs\n") ? "lists" : "does not list");
 	if (mount("none", "/mnt", "nullfs", 0, NULL) < 0) {
 		int e = errno;
 		ktap_diag(t, "mount(\"none\", \"/mnt\", \"nullfs\", 0) failed: %s (%s)", strerror(e),
@@ -784,6 +778,9 @@ int stage2_main(int argc, char **argv)
 		test_stress_firmware(k, cl);
 	if (cmdline_expect(cl, "stress_userns"))
 		test_stress_userns(k, cl);
+	test_pivot_misuse(k, cl); /* the pivot_misuse_* tests it finds expectations for */
+	if (cmdline_expect(cl, "pid1_threads"))
+		test_pid1_threads(k, cl); /* changes PID 1's fs state: after every other test */
 	if (cmdline_expect(cl, "kmemleak"))
 		test_kmemleak(k); /* last: it counts what every test before it left */
 

@@ -85,6 +85,18 @@ void test_pid1_unshare(struct ktap *k, const struct pid1_unshare *pu);
  * "VFS: Pid 1 stopped sharing filesystem state". */
 void test_pid1_unshare_warning(struct ktap *k);
 
+/* pid1threads.c: "pid1_threads": PID 1 starts a thread sharing its fs_struct, the main thread
+ * calls unshare(CLONE_FS) (lab.pid1_threads=fs, default) or unshare(CLONE_NEWNS) (=newns);
+ * the thread then reports "ROOTFS:OPEN": the fs type of its "/" and "ok" or the errno name of
+ * open("/etc/lab-root"); or unshare-ERRNO, thread-ERRNO, pipe-ERRNO, join-ERRNO, bad-mode.
+ * It changes PID 1's fs state for good: run it last. */
+void test_pid1_threads(struct ktap *k, const struct cmdline *cl);
+
+/* pivotmisuse.c: the pivot_misuse_* tests that cl expects (pivotmisuse.c lists them): each
+ * observes ok or the errno name of a pivot_root(2) misuse, in a child's own mount namespace;
+ * setup-ERRNO when the child could not build its mounts. */
+void test_pivot_misuse(struct ktap *k, const struct cmdline *cl);
+
 /* kmsgdiag.c: kernel messages as diag lines of a test */
 /* Open /dev/kmsg for t: with at_end, only records logged from now on will be read. The fd,
  * or -1 with *err set, after a diag line that names the failed call. */

@@ -226,8 +226,11 @@ ensure_config_for() {
 	for f in "${frags[@]}"; do
 		[ -f "$here/config/$f" ] || die "kernel '$k' names config fragment $f, which is not in kernel/config/"
 	done
+	# keyed on the source tree's content, not the commit: re-applying an unchanged series
+	# (or editing only a patch's message) makes new commits with the same tree, and must
+	# not reconfigure the kernel
 	want=$({
-		"${GIT[@]}" -C "$KBUILD/$k/src" rev-parse HEAD
+		"${GIT[@]}" -C "$KBUILD/$k/src" rev-parse 'HEAD^{tree}'
 		for f in "${frags[@]}"; do cat "$here/config/$f"; done
 	} | sha256sum | cut -c1-16)
 	stamp=$obj/.lab-config
