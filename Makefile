@@ -30,7 +30,9 @@ host-tests: host-tests-init host-tests-lab $(HOST_TESTS_EXTRA)
 
 help:
 	@echo 'nullfs-lab targets:'
-	@echo '  make lab [SCENARIO=name|all] [KERNEL=name,...|all]  boot scenarios in QEMU (default: all on all)'
+	@echo '  make lab [SCENARIO=name|all] [KERNEL=name,...|all]  build and boot one kernel at a time (default: all on all)'
+	@echo '  make compare A=pivot:stock B=pivot:full [RUN=results/ID] [BOOT=1]   two boots side by side'
+	@echo '  lab/mk TARGET [VAR=...]   make, exiting with the tool'"'"'s own status (0/1/2; make says 0 or 2)'
 	@echo '  make test                 everything CI runs: unit tests, check-patches, kernels, every scenario, bench-smoke'
 	@echo '  make test-debug           every scenario on the full-debug kernel (KASAN, lockdep, kmemleak)'
 	@echo '  make bench, bench-smoke, bench-build   the benchmarks (results/<run>/bench.json, .txt, .svg)'
@@ -64,9 +66,13 @@ deps:
 		echo "deps: missing Debian packages; run as root: apt-get install $$missing" >&2; exit 1; \
 	fi
 
+# one kernel at a time, in story order (full, stock, nullfs, full-debug): build it, boot
+# it, next (lab/staged); every boot in one results/<run-id>/. $(lab_status): lab/mk
+# gets lab/staged's own status (0 passed, 1 a boot failed, 2 ...); make itself says 0 or 2
 lab: deps
-	@$(MAKE) --no-print-directory lab-kernels lab-images KERNEL=$(or $(KERNEL),all)
-	@$(MAKE) --no-print-directory lab-run KERNEL=$(or $(KERNEL),all) SCENARIO=$(SCENARIO)
+	@$(MAKE) --no-print-directory lab-images lab-tools
+	@MAKE="$(MAKE)" BUILD="$(BUILD)" lab/staged -j "$(JOBS)" --accel "$(ACCEL)" \
+		"$(or $(SCENARIO),all)" "$(or $(KERNEL),all)"; $(lab_status)
 
 test: deps
 	@lab/suite

@@ -3,11 +3,11 @@
 # and the targets kernels and images.
 #
 #   make build/host/logcheck     the serial-log checker (host cc -O2)
-#   make host-tests-lab          unit tests (ASan/UBSan) and the runner's tests (a fake QEMU)
+#   make host-tests-lab          unit tests (ASan/UBSan) and the runner's and lab/staged's tests (a fake QEMU)
 #   make lab-tools               the host programs lab/run needs (logcheck)
 #   make lab-run                 boot: lab/run -j $(JOBS) --accel $(ACCEL) "$(SCENARIO)" "$(KERNEL)"
-#                                with what is built; "make lab" builds the kernels and images
-#                                first, then runs this (e.g. make lab SCENARIO=pivot KERNEL=full)
+#                                with what is built; "make lab" (lab/staged) builds the images,
+#                                then each kernel and boots it, one kernel at a time
 
 LAB_DIR := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
 LAB_HOST := $(BUILD)/host
@@ -55,6 +55,7 @@ lab-tools: $(LAB_HOST)/logcheck
 host-tests-lab: $(LAB_HOST)/test_logcheck $(LAB_HOST)/logcheck-san
 	$(LAB_SAN_ENV) $(LAB_HOST)/test_logcheck
 	$(LAB_SAN_ENV) LOGCHECK=$(LAB_HOST)/logcheck-san $(LAB_DIR)/tests/test_run.sh
+	$(LAB_SAN_ENV) LOGCHECK=$(LAB_HOST)/logcheck-san $(LAB_DIR)/tests/test_staged.sh
 
 # an empty SCENARIO or KERNEL (the top-level Makefile has KERNEL ?=) means all
 lab-run: $(LAB_HOST)/logcheck $(LAB_RUN_DEPS)
