@@ -163,10 +163,36 @@ ensure_src() {
 		"${GIT[@]}" -C "$KBUILD/tree" worktree prune
 		mkdir -p "$KBUILD/$k"
 		"${GIT[@]}" -C "$KBUILD/tree" worktree add -q --detach "$src" "$commit"
+	elif ! own_worktree "$src"; then
+		# its .git names worktree metadata that another path owns now (a worktree that
+		# was deleted and pruned, its name reused): checking out here would move that
+		# other worktree too. Start this one afresh.
+		say "$k: $src shares its git metadata with another worktree; adding it again"
+		rm -rf "$src"
+		"${GIT[@]}" -C "$KBUILD/tree" worktree prune
+		"${GIT[@]}" -C "$KBUILD/tree" worktree add -q --detach "$src" "$commit"
 	elif [ "$("${GIT[@]}" -C "$src" rev-parse HEAD)" != "$commit" ]; then
 		"${GIT[@]}" -C "$src" checkout -q -f --detach "$commit"
 	fi
 	flock -u 9
+	SRC_COMMIT=$commit
+}
+
+# True when the worktree metadata that SRC/.git names points back at SRC.
+own_worktree() {
+	local src=$1 gitdir back
+	gitdir=$(sed -n 's/^gitdir: //p' "$src/.git" 2>/dev/null) || return 1
+	back=$(cat "$gitdir/gitdir" 2>/dev/null) || return 1
+	[ "$back" = "$src/.git" ]
+}
+
+# Fail unless the kernel's worktree is still at the commit ensure_src checked out: a
+# bzImage built from another commit than its name says must never be produced quietly.
+check_src_commit() {
+	local k=$1 when=$2 head
+	head=$("${GIT[@]}" -C "$KBUILD/$k/src" rev-parse HEAD 2>/dev/null || echo none)
+	[ "$head" = "$SRC_COMMIT" ] ||
+		die "$k: its worktree is at $head $when, not at $SRC_COMMIT (another process checked out in it?); the build is not trusted: run it again"
 }
 
 kmake() {
@@ -258,6 +284,7 @@ build_kernel() {
 	fi
 	ensure_src "$k"
 	ensure_config "$k"
+	check_src_commit "$k" "before the build"
 	log=$KBUILD/$k/build.log
 	t0=$(date +%s)
 	if ! kmake "$k" -j"$JOBS" bzImage >"$log" 2>&1; then
@@ -265,6 +292,10 @@ build_kernel() {
 		die "$k: the build failed (whole log: $log)"
 	fi
 	t1=$(date +%s)
+	if ! (check_src_commit "$k" "after the build"); then
+		rm -f "$(image_path "$k")"
+		exit 1
+	fi
 	say "$k: $(image_path "$k") ($((t1 - t0)) s)"
 }
 
