@@ -18,6 +18,8 @@
 #   <k>/src        the kernel's worktree, checked out at its commit (git only
 #                  rewrites files that changed, so rebuilds stay incremental)
 #   <k>/obj        its O= build folder
+#   <k>/build.log  the output of its last kbuild run; <k>/build.objects the most
+#                  objects a build of it compiled (the progress of the next one)
 #   ccache/        the compiler cache (when ccache is installed)
 set -euo pipefail
 
@@ -31,6 +33,10 @@ KERNELS=$here/kernels
 JOBS=${JOBS:-$(nproc)}
 GIT=(git -c user.name=nullfs-lab -c user.email=nullfs-lab@localhost
      -c advice.detachedHead=false -c init.defaultBranch=pristine)
+
+# run_progress: the build's progress on a terminal, one line a phase otherwise
+# shellcheck source=progress.sh
+. "$here/progress.sh"
 
 die() { printf 'kernel/build.sh: %s\n' "$*" >&2; exit 1; }
 say() { printf 'kernel: %s\n' "$*"; }
@@ -287,7 +293,8 @@ build_kernel() {
 	check_src_commit "$k" "before the build"
 	log=$KBUILD/$k/build.log
 	t0=$(date +%s)
-	if ! kmake "$k" -j"$JOBS" bzImage >"$log" 2>&1; then
+	# progress: objects compiled against build.objects (the most a build of it compiled)
+	if ! run_progress "$k" "$log" "$KBUILD/$k/build.objects" kmake "$k" -j"$JOBS" bzImage; then
 		tail -n 60 "$log" >&2
 		die "$k: the build failed (whole log: $log)"
 	fi
@@ -296,6 +303,9 @@ build_kernel() {
 		rm -f "$(image_path "$k")"
 		exit 1
 	fi
+	# kbuild leaves an unchanged bzImage alone: make (kernel/kernel.mk) must see it
+	# newer than its inputs, or it would run this build again every time
+	touch "$(image_path "$k")"
 	say "$k: $(image_path "$k") ($((t1 - t0)) s)"
 }
 
