@@ -29,7 +29,7 @@ BUILD=${BUILD:-$top/build}
 KBUILD=$BUILD/kernel
 TARBALL=${LINUX_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 PATCHES=$here/patches
-KERNELS=$here/kernels
+KERNELS=${LAB_KERNELS:-$here/kernels}	# another kernels file, for a one-off kernel
 JOBS=${JOBS:-$(nproc)}
 GIT=(git -c user.name=nullfs-lab -c user.email=nullfs-lab@localhost
      -c advice.detachedHead=false -c init.defaultBranch=pristine)
