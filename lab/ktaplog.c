@@ -10,7 +10,9 @@
  * line and one glued to the end of a KTAP line ("ok 3 foo[    2.1] random:
  * crng init done"). A segment that is KTAP syntax is parsed as KTAP; any
  * other segment is kernel (or unknown) text and is scanned for splats.
- * Indented KTAP lines are nested subtests: they are skipped.
+ * Indented KTAP lines are nested subtests: they are skipped. KTAP that the
+ * kernel printed (a segment after a timestamp: KUnit's results) is not the
+ * init's document: only its failed cases count, as kernel problems.
  */
 #include "ktaplog.h"
 #include "strutil.h"
@@ -20,6 +22,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* Longest list of names quoted in one "no result for" problem. */
 #define MAX_LISTED 6
@@ -442,7 +445,24 @@ static void kernel_text(struct ctx *c, const char *s)
  * segment (the end of a log that stops in mid-line) is never taken as KTAP:
  * "ok 2 piv" is not a result for "piv".
  */
-static void segment(struct ctx *c, char *s, bool cut)
+/*
+ * A KTAP line the kernel printed (KUnit's results come through printk): it
+ * is not part of the init's document. A failed case or suite, at any depth,
+ * is a problem of the boot; a skipped one is not.
+ */
+static void kernel_ktap(struct ctx *c, const char *t)
+{
+	const char *dir;
+
+	if (!starts_with(t, "not ok "))
+		return;
+	dir = strchr(t, '#');
+	if (dir && strncasecmp(skip_blanks(dir + 1), "skip", 4) == 0)
+		return;
+	add_problem(c->r, LC_KERNEL, c->lineno, c->line, "KUnit: %s", t);
+}
+
+static void segment(struct ctx *c, char *s, bool cut, bool kmsg)
 {
 	struct lc_report *r = c->r;
 	size_t len = strlen(s);
@@ -461,6 +481,10 @@ static void segment(struct ctx *c, char *s, bool cut)
 	}
 	if (starts_with(t, "Bail out!")) {
 		add_problem(r, LC_KTAP, c->lineno, c->line, "Bail out!");
+		return;
+	}
+	if (kmsg && ktap_like(t)) {	/* the kernel's own KTAP (KUnit), any depth */
+		kernel_ktap(c, t);
 		return;
 	}
 	if (t != s) {		/* indented: a nested subtest, or kernel text */
@@ -521,7 +545,7 @@ static void physical_line(struct ctx *c, char *line)
 			if (*q == '[' && lc_printk_prefix_len(q))
 				break;
 		seg = xstrndup(start, (size_t)(q - start));
-		segment(c, seg, c->partial && !*q);
+		segment(c, seg, c->partial && !*q, pre > 0);
 		free(seg);
 		s = q;
 	}

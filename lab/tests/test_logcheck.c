@@ -556,6 +556,59 @@ static void test_second_document_and_skip(void)
 	lc_report_free(&r);
 }
 
+/* KUnit prints its own KTAP through printk, before the init's document. */
+static const char kunit_pass[] =
+	"[    0.900000] KTAP version 1\n"
+	"[    0.900001] 1..1\n"
+	"[    0.900002]     KTAP version 1\n"
+	"[    0.900003]     # Subtest: nullfs_kthread\n"
+	"[    0.900004]     # module: fs_struct\n"
+	"[    0.900005]     1..2\n"
+	"[    0.900006]     ok 1 nullfs_kthread_root_test\n"
+	"[    0.900007]     ok 2 nullfs_scope_test # SKIP not here\n"
+	"[    0.900008] # nullfs_kthread: pass:1 fail:0 skip:1 total:2\n"
+	"[    0.900009] # Totals: pass:1 fail:0 skip:1 total:2\n"
+	"[    0.900010] ok 1 nullfs_kthread\n";
+
+static void test_kunit_in_kernel_log(void)
+{
+	char *body = malloc(sizeof(kunit_pass) + sizeof(clean_ktap));
+	struct lc_report r;
+
+	if (!body) {
+		CHECK(body != NULL);
+		return;
+	}
+	/* the kernel's KTAP is not the init's document: no "second document" */
+	snprintf(body, sizeof(kunit_pass) + sizeof(clean_ktap), "%s%s", kunit_pass, clean_ktap);
+	CHECK(check_body(body, NAMES3, &r) == 0);
+	CHECK_STR(reason(&r), "");
+	CHECK(r.ntests == 3 && r.nok == 3 && r.plan == 3);
+	lc_report_free(&r);
+
+	/* a failed case fails the boot, quoted */
+	static const char kunit_fail[] =
+		"[    0.900000] KTAP version 1\n"
+		"[    0.900001] 1..1\n"
+		"[    0.900002]     KTAP version 1\n"
+		"[    0.900003]     # Subtest: nullfs_kthread\n"
+		"[    0.900004]     1..1\n"
+		"[    0.900005]     # nullfs_scope_test: EXPECTATION FAILED at fs/tests/nullfs_kunit.c:80\n"
+		"[    0.900006]     not ok 1 nullfs_scope_test\n"
+		"[    0.900007] not ok 1 nullfs_kthread\n";
+	snprintf(body, sizeof(kunit_pass) + sizeof(clean_ktap), "%s%s", kunit_fail, clean_ktap);
+	CHECK(check_body(body, NAMES3, &r) == 1);
+	CHECK(r.nproblems == 2);
+	if (r.nproblems == 2) {
+		CHECK(r.problems[0].kind == LC_KERNEL);
+		CHECK_STR(r.problems[0].reason, "KUnit: not ok 1 nullfs_scope_test");
+		CHECK_STR(r.problems[1].reason, "KUnit: not ok 1 nullfs_kthread");
+	}
+	CHECK(r.ntests == 3 && r.nok == 3);
+	lc_report_free(&r);
+	free(body);
+}
+
 static void test_kernel_patterns(void)
 {
 	static const struct {
@@ -709,6 +762,7 @@ static const struct {
 	{ "nested_subtests", test_nested_subtests },
 	{ "second_document_and_skip", test_second_document_and_skip },
 	{ "kernel_patterns", test_kernel_patterns },
+	{ "kunit_in_kernel_log", test_kunit_in_kernel_log },
 	{ "printk_prefix", test_printk_prefix },
 	{ "nul_bytes", test_nul_bytes },
 	{ "names", test_names },
