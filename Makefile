@@ -34,7 +34,8 @@ help:
 	@echo '  make compare A=pivot:stock B=pivot:full [RUN=results/ID] [BOOT=1]   two boots side by side'
 	@echo '  lab/mk TARGET [VAR=...]   make, exiting with the tool'"'"'s own status (0/1/2; make says 0 or 2)'
 	@echo '  make test                 everything CI runs: unit tests, check-patches, kernels, every scenario, bench-smoke'
-	@echo '  make test-debug           every scenario on the full-debug kernel (KASAN, lockdep, kmemleak)'
+	@echo '  make test-debug           every scenario on the full-debug kernel (KASAN, lockdep, kmemleak), mntfuzz for 60 s'
+	@echo '  make lab SCENARIO=mntfuzz [FUZZ_SEED=N|random] [MNTFUZZ_SECONDS=N]   the guest mount-API fuzzer'
 	@echo '  make bench, bench-smoke, bench-build   the benchmarks (results/<run>/bench.json, .txt, .svg)'
 	@echo '  make fuzz [FUZZ_SECONDS=60]  libFuzzer on the host parsers (lab/fuzz/)'
 	@echo '  make kernel [KERNEL=full] build one lab kernel (stock, nullfs, full)'
@@ -65,6 +66,11 @@ deps:
 	else \
 		echo "deps: missing Debian packages; run as root: apt-get install $$missing" >&2; exit 1; \
 	fi
+
+# The guest fuzzer (the mntfuzz scenario): FUZZ_SEED=N replays a seed (or "random"),
+# MNTFUZZ_SECONDS=N fuzzes longer. lab/run adds LAB_APPEND's words to every boot.
+LAB_APPEND += $(if $(FUZZ_SEED),lab.fuzz.seed=$(FUZZ_SEED)) $(if $(MNTFUZZ_SECONDS),lab.fuzz.seconds=$(MNTFUZZ_SECONDS))
+export LAB_APPEND
 
 # one kernel at a time, in story order (full, stock, nullfs, full-debug): build it, boot
 # it, next (lab/staged); every boot in one results/<run-id>/. $(lab_status): lab/mk

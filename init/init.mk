@@ -17,6 +17,9 @@ INIT_BIN := $(BUILD)/init/lab-init
 # /sbin/lab-helper on the ext4 root: stage 2's core_pattern pipe helper (the umh test)
 INIT_HELPER_SRCS := $(INIT_HELPER_MAIN) $(addprefix $(INIT_DIR)/,marker.c escape.c fsinfo.c io.c)
 INIT_HELPER_BIN := $(BUILD)/init/lab-helper
+# /sbin/lab-mntfuzz on the ext4 root: the random mount-API fuzzer (the mntfuzz test)
+INIT_MNTFUZZ_SRCS := $(wildcard $(INIT_DIR)/fuzz/*.c) $(addprefix $(INIT_DIR)/,fsinfo.c io.c)
+INIT_MNTFUZZ_BIN := $(BUILD)/init/lab-mntfuzz
 
 INIT_HOST_CC ?= cc
 INIT_HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -g -fsanitize=address,undefined \
@@ -36,7 +39,7 @@ INIT_HOST_BINS := $(INIT_HOST_TESTS:%=$(BUILD)/host/init-test_%)
 
 .PHONY: init host-tests-init
 
-init: $(INIT_BIN) $(INIT_HELPER_BIN)
+init: $(INIT_BIN) $(INIT_HELPER_BIN) $(INIT_MNTFUZZ_BIN)
 
 $(INIT_BIN): $(INIT_SRCS) $(INIT_HDRS) $(INIT_DIR)/init.mk
 	@mkdir -p $(@D)
@@ -46,6 +49,11 @@ $(INIT_BIN): $(INIT_SRCS) $(INIT_HDRS) $(INIT_DIR)/init.mk
 $(INIT_HELPER_BIN): $(INIT_HELPER_SRCS) $(INIT_HDRS) $(INIT_DIR)/init.mk
 	@mkdir -p $(@D)
 	$(INIT_CC) $(INIT_CFLAGS) -o $@.tmp $(INIT_HELPER_SRCS)
+	@mv -f $@.tmp $@
+
+$(INIT_MNTFUZZ_BIN): $(INIT_MNTFUZZ_SRCS) $(wildcard $(INIT_DIR)/fuzz/*.h) $(INIT_HDRS) $(INIT_DIR)/init.mk
+	@mkdir -p $(@D)
+	$(INIT_CC) $(INIT_CFLAGS) -o $@.tmp $(INIT_MNTFUZZ_SRCS)
 	@mv -f $@.tmp $@
 
 define INIT_HOST_TEST_RULE

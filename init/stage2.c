@@ -779,6 +779,8 @@ int stage2_main(int argc, char **argv)
 	if (cmdline_expect(cl, "stress_userns"))
 		test_stress_userns(k, cl);
 	test_pivot_misuse(k, cl); /* the pivot_misuse_* tests it finds expectations for */
+	if (cmdline_expect(cl, "mntfuzz"))
+		test_mntfuzz(k, cl, s.initramfs_dev[0] ? s.initramfs_dev : NULL);
 	if (cmdline_expect(cl, "pid1_threads"))
 		test_pid1_threads(k, cl); /* changes PID 1's fs state: after every other test */
 	if (cmdline_expect(cl, "kmemleak"))

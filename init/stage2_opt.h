@@ -92,6 +92,12 @@ void test_pid1_unshare_warning(struct ktap *k);
  * It changes PID 1's fs state for good: run it last. */
 void test_pid1_threads(struct ktap *k, const struct cmdline *cl);
 
+/* mntfuzzrun.c: "mntfuzz": run /sbin/lab-mntfuzz (init/fuzz/mntfuzz.c) with lab.fuzz.seed
+ * (N or random, default random) and lab.fuzz.seconds (default 10) and the initramfs's
+ * MAJ:MIN; its "# " lines become diag lines. Observed: ok, broken-INVARIANT, crashed-SIGNAL,
+ * setup-failed, no-result, or an errno name. Run it before kmemleak: what it leaks counts. */
+void test_mntfuzz(struct ktap *k, const struct cmdline *cl, const char *initramfs_dev);
+
 /* pivotmisuse.c: the pivot_misuse_* tests that cl expects (pivotmisuse.c lists them): each
  * observes ok or the errno name of a pivot_root(2) misuse, in a child's own mount namespace;
  * setup-ERRNO when the child could not build its mounts. */

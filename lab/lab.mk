@@ -64,8 +64,10 @@ lab-run: $(LAB_HOST)/logcheck $(LAB_RUN_DEPS)
 
 # The whole matrix on the debug kernel only (KASAN, lockdep, kmemleak): every scenario that
 # boots full, with full's expectations and a kmemleak count of 0. make test runs these
-# boots too (lab/run all all includes full-debug); this is the target for them alone.
+# boots too (lab/run all all includes full-debug); this is the target for them alone, with
+# the long guest fuzz: mntfuzz for 60 s (MNTFUZZ_SECONDS) from a random seed (FUZZ_SEED).
 .PHONY: test-debug
 test-debug: deps
 	@$(MAKE) --no-print-directory lab-kernels lab-images lab-tools KERNEL=full-debug
-	BUILD="$(BUILD)" $(LAB_DIR)/run -j "$(JOBS)" --accel "$(ACCEL)" "$(or $(SCENARIO),all)" full-debug
+	BUILD="$(BUILD)" LAB_APPEND="$(LAB_APPEND) lab.fuzz.seconds=$(or $(MNTFUZZ_SECONDS),60) lab.fuzz.seed=$(or $(FUZZ_SEED),random)" \
+		$(LAB_DIR)/run -j "$(JOBS)" --accel "$(ACCEL)" "$(or $(SCENARIO),all)" full-debug

@@ -1,6 +1,7 @@
 # The boot images, all under $(BUILD)/images:
 #   initramfs.cpio   newc cpio: /init (the lab init), /dev/console, /ballast, firmware
-#   root.ext4        the real root (mkfs.ext4 -d): /sbin/lab-init, /sbin/lab-helper, the mount
+#   root.ext4        the real root (mkfs.ext4 -d): /sbin/lab-init, /sbin/lab-helper,
+#                    /sbin/lab-mntfuzz, the mount
 #                    points, /etc/lab-root, /lib/firmware/lab-rootfs.bin
 #   noinit.ext4      root.ext4 without /sbin/lab-init (stage 1 must refuse to switch)
 #   zeros.img        a disk of zeros (no filesystem)
@@ -9,6 +10,7 @@
 IMAGES      := $(BUILD)/images
 LAB_INIT    := $(BUILD)/init/lab-init
 LAB_HELPER  := $(BUILD)/init/lab-helper
+LAB_MNTFUZZ := $(BUILD)/init/lab-mntfuzz
 GEN_CPIO    := $(IMAGES)/gen_init_cpio
 KERNEL_TREE := $(BUILD)/kernel/tree
 BALLAST_MIB ?= 16
@@ -33,9 +35,9 @@ BUSYBOX ?= /bin/busybox
 $(IMAGES)/initramfs.cpio: $(LAB_INIT) $(GEN_CPIO) rootfs-images/initramfs.list rootfs-images/make-initramfs.sh
 	rootfs-images/make-initramfs.sh $@ $(LAB_INIT) $(GEN_CPIO) $(BALLAST_MIB) $(BUSYBOX)
 
-$(IMAGES)/root.ext4: $(LAB_INIT) $(LAB_HELPER) rootfs-images/make-root.sh
+$(IMAGES)/root.ext4: $(LAB_INIT) $(LAB_HELPER) $(LAB_MNTFUZZ) rootfs-images/make-root.sh
 	@mkdir -p $(@D)
-	rootfs-images/make-root.sh $@ $(LAB_INIT) $(LAB_HELPER) $(ROOT_MIB)
+	rootfs-images/make-root.sh $@ $(LAB_INIT) $(LAB_HELPER) $(ROOT_MIB) $(LAB_MNTFUZZ)
 
 $(IMAGES)/noinit.ext4: $(LAB_HELPER) rootfs-images/make-root.sh
 	@mkdir -p $(@D)

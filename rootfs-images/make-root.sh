@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# make-root.sh OUT.ext4 INIT HELPER SIZE_MIB
+# make-root.sh OUT.ext4 INIT HELPER SIZE_MIB [PROGRAM...]
 # The real root: an ext4 image made with mkfs.ext4 -d (no root, no loop mount).
 # INIT becomes /sbin/lab-init (INIT "-": the root has no /sbin/lab-init, for the no-init
-# scenario), HELPER /sbin/lab-helper (stage 2's core_pattern pipe helper).
+# scenario), HELPER /sbin/lab-helper (stage 2's core_pattern pipe helper), each PROGRAM
+# /sbin/<its name> (lab-mntfuzz, the mntfuzz test's fuzzer).
 set -euo pipefail
-[ $# -eq 4 ] || { echo "usage: $0 OUT.ext4 INIT|- HELPER SIZE_MIB" >&2; exit 2; }
+[ $# -ge 4 ] || { echo "usage: $0 OUT.ext4 INIT|- HELPER SIZE_MIB [PROGRAM...]" >&2; exit 2; }
 out=$1 init=$2 helper=$3 mib=$4
+shift 4
+programs=("$@")
 work=${out%.ext4}.d	# one work folder per image: make -j builds them side by side
-bins=("$helper")
+bins=("$helper" "${programs[@]}")
 [ "$init" = - ] || bins+=("$init")
 for f in "${bins[@]}"; do
 	[ -x "$f" ] || { echo "make-root.sh: $f is not an executable" >&2; exit 1; }
@@ -17,6 +20,7 @@ rm -rf "$work"
 mkdir -p "$work"/{sbin,dev,proc,sys,run/initramfs,mnt,tmp,lib/firmware,etc}
 [ "$init" = - ] || install -m 0755 "$init" "$work/sbin/lab-init"
 install -m 0755 "$helper" "$work/sbin/lab-helper"
+for f in "${programs[@]}"; do install -m 0755 "$f" "$work/sbin/$(basename "$f")"; done
 printf 'nullfs-lab firmware from the real root\n' >"$work/lib/firmware/lab-rootfs.bin"
 printf 'nullfs-lab real root\n' >"$work/etc/lab-root"
 rm -f "$out.tmp"

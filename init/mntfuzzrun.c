@@ -1,0 +1,122 @@
+/* mntfuzzrun.c - "mntfuzz": run /sbin/lab-mntfuzz (init/fuzz/) on the real root and report
+ * what it found. Its "# " lines become the test's diag lines; its last line says ok or which
+ * invariant broke. lab.fuzz.seed=N|random (default random: the clock) and
+ * lab.fuzz.seconds=N (default 10) come from the command line. See stage2_opt.h. */
+#define _GNU_SOURCE
+#include "fsinfo.h"
+#include "io.h"
+#include "lab.h"
+#include "stage2_opt.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define WHO "stage2"
+#define MNTFUZZ "/sbin/lab-mntfuzz"
+#define OUT_MAX 65536
+
+static unsigned long long fuzz_seed(const struct cmdline *cl)
+{
+	const char *v = cmdline_get(cl, "lab.fuzz.seed");
+	if (v && strcmp(v, "random") != 0)
+		return strtoull(v, NULL, 0);
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ULL + (unsigned long long)ts.tv_nsec;
+}
+
+/* Read everything the fuzzer prints; NUL-terminated, cut at OUT_MAX - 1. */
+static size_t slurp(int fd, char *buf, size_t size)
+{
+	size_t len = 0;
+	for (;;) {
+		ssize_t r = read(fd, buf + len, size - 1 - len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0 || (len += (size_t)r) == size - 1)
+			break;
+	}
+	buf[len] = '\0';
+	return len;
+}
+
+void test_mntfuzz(struct ktap *k, const struct cmdline *cl, const char *initramfs_dev)
+{
+	struct ktap_test *t = ktap_add(k, "mntfuzz");
+	char seed[32], secs[16];
+	snprintf(seed, sizeof(seed), "%llu", fuzz_seed(cl));
+	snprintf(secs, sizeof(secs), "%lu", cmdline_get_ulong(cl, "lab.fuzz.seconds", 10));
+	char *argv[] = { MNTFUZZ, "--seed", seed, "--seconds", secs, NULL, NULL, NULL };
+	if (initramfs_dev && *initramfs_dev) {
+		argv[5] = "--initramfs-dev";
+		argv[6] = (char *)initramfs_dev;
+	}
+	ktap_diag(t, "%s --seed %s --seconds %s%s%s", MNTFUZZ, seed, secs,
+		  argv[5] ? " --initramfs-dev " : "", argv[5] ? initramfs_dev : "");
+	char *buf = malloc(OUT_MAX);
+	int p[2];
+	if (!buf || pipe2(p, O_CLOEXEC) < 0) {
+		int e = buf ? errno : ENOMEM;
+		lab_report(t, WHO, e, buf ? "pipe2(O_CLOEXEC)" : "malloc(%d)", OUT_MAX);
+		ktap_observe(t, errno_name(e).s);
+		free(buf);
+		return;
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		int e = lab_report(t, WHO, errno, "fork()");
+		ktap_observe(t, errno_name(e).s);
+		close(p[0]);
+		close(p[1]);
+		free(buf);
+		return;
+	}
+	if (pid == 0) {
+		dup2(p[1], 1);
+		dup2(p[1], 2);
+		execv(MNTFUZZ, argv);
+		dprintf(1, "mntfuzz: setup failed: execv(\"%s\") failed: %s\n", MNTFUZZ,
+			strerror(errno));
+		_exit(2);
+	}
+	close(p[1]);
+	slurp(p[0], buf, OUT_MAX);
+	close(p[0]);
+	int st = 0, e = wait_child(pid, &st);
+	if (e)
+		lab_report(t, WHO, e, "waitpid(%d)", (int)pid);
+	const char *result = NULL;
+	for (char *line = buf, *nl; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		if (strncmp(line, "# ", 2) == 0)
+			ktap_diag(t, "%s", line + 2);
+		else if (strncmp(line, "mntfuzz: ", 9) == 0)
+			result = line + 9;
+		else if (*line)
+			ktap_diag(t, "%s", line);
+		if (!nl)
+			break;
+	}
+	if (result)
+		ktap_diag(t, "%s", result);
+	if (WIFSIGNALED(st))
+		ktap_observef(t, "crashed-%s", strsignal(WTERMSIG(st)));
+	else if (!result)
+		ktap_observe(t, "no-result");
+	else if (strncmp(result, "ok", 2) == 0)
+		ktap_observe(t, "ok");
+	else if (strncmp(result, "broken ", 7) == 0)
+		ktap_observef(t, "broken-%.*s", (int)strcspn(result + 7, ":"), result + 7);
+	else
+		ktap_observe(t, "setup-failed");
+	free(buf);
+}
