@@ -18,7 +18,7 @@ INIT_BIN := $(BUILD)/init/lab-init
 INIT_HELPER_SRCS := $(INIT_HELPER_MAIN) $(addprefix $(INIT_DIR)/,marker.c escape.c fsinfo.c io.c)
 INIT_HELPER_BIN := $(BUILD)/init/lab-helper
 # /sbin/lab-mntfuzz on the ext4 root: the random mount-API fuzzer (the mntfuzz test)
-INIT_MNTFUZZ_SRCS := $(wildcard $(INIT_DIR)/fuzz/*.c) $(addprefix $(INIT_DIR)/,fsinfo.c io.c)
+INIT_MNTFUZZ_SRCS := $(wildcard $(INIT_DIR)/fuzz/*.c) $(addprefix $(INIT_DIR)/,fsinfo.c io.c marker.c escape.c)
 INIT_MNTFUZZ_BIN := $(BUILD)/init/lab-mntfuzz
 
 INIT_HOST_CC ?= cc

@@ -14,8 +14,9 @@
  * cloned, opened with fsopen() or mounted, and that kthreadd's root does not change; the
  * supervisor checks every 100 ms that PID 1's root is still the ext4 disk with
  * /etc/lab-root, that kcmp(1, 2, KCMP_FS) is what it was, that no task's root or cwd is on
- * the initramfs, and every second that a firmware load (a kthread lookup in PID 1's root)
- * still succeeds.
+ * the initramfs, every second that a firmware load (a kthread lookup in PID 1's root) still
+ * succeeds, and every two seconds that a usermode helper (the core_pattern pipe helper
+ * /sbin/lab-helper, started for a child that dumps core) still runs in PID 1's ext4 root.
  *
  * Output: "# ..." lines, then one line "mntfuzz: ok ..." or "mntfuzz: broken NAME: how";
  * a broken run also prints the seed and each worker's last operations. Exit 0 (ok), 1
@@ -23,17 +24,23 @@
 #define _GNU_SOURCE
 #include "mntfuzz.h"
 #include "../fsinfo.h"
+#include "../io.h"
+#include "../marker.h"
 #include "../sys.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
@@ -224,11 +231,35 @@ static int initramfs_visible(dev_t dev, char *how, size_t size)
 	return found;
 }
 
+/* Is the initramfs still the root of the mount namespace (the classic switch_root leaves
+ * the emptied rootfs under the new root)? A child in a copy of the namespace detaches "/"
+ * and joins its own namespace again, which roots it at the namespace's root mount. */
+static int initramfs_is_ns_root(dev_t dev)
+{
+	pid_t pid = fork();
+	if (pid < 0)
+		return 0;
+	if (pid == 0) {
+		struct stat st;
+		int fd;
+		if (unshare(CLONE_NEWNS) < 0 ||
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+		    (fd = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC)) < 0 ||
+		    umount2("/", MNT_DETACH) < 0 || setns(fd, CLONE_NEWNS) < 0 || stat("/", &st) < 0)
+			_exit(2);
+		_exit(st.st_dev == dev ? 1 : 0);
+	}
+	int st;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 1;
+}
+
 static int firmware_load(char *how, size_t size)
 {
 	int fd = open(FW_TRIGGER, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
-		return errno == ENOENT ? 0 : 0; /* no TEST_FIRMWARE: nothing to check */
+		return 0; /* no TEST_FIRMWARE (or no sysfs): nothing to check */
 	ssize_t n = write(fd, FW_NAME, strlen(FW_NAME));
 	int e = errno;
 	close(fd);
@@ -236,6 +267,43 @@ static int firmware_load(char *how, size_t size)
 		return 0;
 	snprintf(how, size, "write(\"%s\", \"%s\") failed: %s: a kthread lookup no longer "
 		 "resolves in PID 1's root", FW_TRIGGER, FW_NAME, strerror(e));
+	return 1;
+}
+
+#define CORE_PATTERN "/proc/sys/kernel/core_pattern"
+
+/* A child dumps core; the pipe helper the kernel starts for it (a usermode helper, cloned
+ * from a kworker with userspace_init_fs) must leave a marker that says it ran in ext4. */
+static int umh_check(char *how, size_t size)
+{
+	char text[1024];
+	int err = 0;
+	unlink(MARKER_PATH);
+	pid_t pid = fork();
+	if (pid < 0)
+		return 0;
+	if (pid == 0) {
+		struct rlimit rl = { RLIM_INFINITY, RLIM_INFINITY };
+		setrlimit(RLIMIT_CORE, &rl);
+		prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+		signal(SIGSEGV, SIG_DFL);
+		raise(SIGSEGV);
+		_exit(0);
+	}
+	int st;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	for (int i = 0; i < 100; i++) {	/* up to 2 s */
+		if (read_file(MARKER_PATH, text, sizeof(text), &err) >= 0) {
+			const char *w = marker_observed(text);
+			if (strcmp(w, "ran-in-ext4") == 0)
+				return 0;
+			snprintf(how, size, "the core_pattern helper's marker says %s", w);
+			return 1;
+		}
+		sleep_ms(20);
+	}
+	snprintf(how, size, "no usermode helper marker within 2 s of a core dump");
 	return 1;
 }
 
@@ -291,11 +359,28 @@ int main(int argc, char **argv)
 	printf("# mntfuzz: seed %llu, %u s, 2 workers; PID 1's root %s, kthreadd's %s, "
 	       "kcmp(1, 2, KCMP_FS) %ld\n", (unsigned long long)o.seed, o.seconds,
 	       fs_magic_name(pid1_magic).s, fs_magic_name(kthreadd_magic).s, kcmp0);
+	if (o.have_initramfs_dev && initramfs_is_ns_root(o.initramfs_dev)) {
+		printf("# mntfuzz: the initramfs (%u:%u) is still the root mount of the namespace (a "
+		       "classic switch_root): a root task that detaches \"/\" and joins its "
+		       "namespace again is rooted in it, so that invariant is not checked\n",
+		       major(o.initramfs_dev), minor(o.initramfs_dev));
+		o.have_initramfs_dev = 0;
+	}
 	if (pid1_magic != LAB_EXT4_MAGIC) {
 		printf("mntfuzz: setup failed: PID 1's root is %s, not ext4\n",
 		       fs_magic_name(pid1_magic).s);
 		return 2;
 	}
+
+	char old_pattern[256] = "";
+	int perr = 0;
+	const char *pcall = "";
+	int have_umh = access(MARKER_HELPER_PATH, X_OK) == 0 &&
+		       read_file(CORE_PATTERN, old_pattern, sizeof(old_pattern), &perr) >= 0 &&
+		       write_file(CORE_PATTERN, 0, "|" MARKER_HELPER_PATH " %p",
+				  strlen("|" MARKER_HELPER_PATH " %p"), &perr, &pcall) >= 0;
+	if (!have_umh)
+		printf("# mntfuzz: no usermode helper checks: %s\n", strerror(perr ? perr : ENOENT));
 
 	double t0 = now_s(), deadline = t0 + o.seconds;
 	struct fz_rng seeds = { o.seed };
@@ -311,8 +396,8 @@ int main(int argc, char **argv)
 			worker(i == 0 ? FZ_ROOT : FZ_USER, i, s, deadline, kthreadd_magic, sh);
 	}
 
-	double next_fw = t0;
-	unsigned checks = 0, fw_loads = 0;
+	double next_fw = t0, next_umh = t0 + 1.0;
+	unsigned checks = 0, fw_loads = 0, helpers = 0;
 	char how[200];
 	while (now_s() < deadline && !__atomic_load_n(&sh->broken, __ATOMIC_RELAXED)) {
 		struct timespec ts = { 0, 100 * 1000 * 1000 };
@@ -337,6 +422,12 @@ int main(int argc, char **argv)
 			if (firmware_load(how, sizeof(how)))
 				report_broken(sh, "firmware-lookup", how);
 		}
+		if (have_umh && now_s() >= next_umh) {
+			next_umh += 2.0;
+			helpers++;
+			if (umh_check(how, sizeof(how)))
+				report_broken(sh, "umh-root", how);
+		}
 	}
 	for (int i = 0; i < 2; i++)
 		kill(w[i], SIGTERM);
@@ -345,10 +436,16 @@ int main(int argc, char **argv)
 		while (waitpid(w[i], &st, 0) < 0 && errno == EINTR)
 			;
 	}
+	if (have_umh) {
+		old_pattern[strcspn(old_pattern, "\n")] = '\0';
+		if (write_file(CORE_PATTERN, 0, old_pattern, strlen(old_pattern), &perr, &pcall) < 0)
+			printf("# mntfuzz: restoring core_pattern failed: %s\n", strerror(perr));
+	}
 	double t = now_s() - t0;
 	printf("# mntfuzz: %lu sequences, %lu operations in %.1f s (%.0f ops/s); %u invariant "
-	       "checks, %u firmware loads; %lu sequence setups failed\n", sh->seqs, sh->ops, t,
-	       t > 0 ? (double)sh->ops / t : 0.0, checks, fw_loads, sh->seq_setup_failed);
+	       "checks, %u firmware loads, %u usermode helpers; %lu sequence setups failed\n",
+	       sh->seqs, sh->ops, t, t > 0 ? (double)sh->ops / t : 0.0, checks, fw_loads, helpers,
+	       sh->seq_setup_failed);
 	if (sh->broken) {
 		printf("# mntfuzz: replay with make lab SCENARIO=mntfuzz FUZZ_SEED=%llu\n",
 		       (unsigned long long)o.seed);
