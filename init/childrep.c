@@ -159,3 +159,19 @@ void childrep_run(struct ktap_test *const *t, int n, const char *who, childrep_f
 	}
 	free(buf);
 }
+
+void childrep_run_expected(struct ktap *k, const struct cmdline *cl, const char *const *names,
+			   int n, const char *who, childrep_fn fn)
+{
+	struct ktap_test *t[CHILDREP_MAX_TESTS];
+	int want[CHILDREP_MAX_TESTS], any = 0;
+	if (n > CHILDREP_MAX_TESTS)
+		n = CHILDREP_MAX_TESTS;
+	for (int i = 0; i < n; i++) {
+		want[i] = cmdline_expect(cl, names[i]) != NULL;
+		t[i] = want[i] ? ktap_add(k, names[i]) : NULL;
+		any |= want[i];
+	}
+	if (any)
+		childrep_run(t, n, who, fn, want);
+}

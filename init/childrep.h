@@ -10,6 +10,7 @@
 #ifndef LAB_CHILDREP_H
 #define LAB_CHILDREP_H
 
+#include "cmdline.h"
 #include "ktap.h"
 
 /* Write one record to fd (the child's end of the pipe); the parent notices a lost one. */
@@ -27,5 +28,13 @@ typedef void (*childrep_fn)(int fd, void *arg);
  * A failed pipe2/fork/malloc makes every test observe the errno name. */
 void childrep_run(struct ktap_test *const *t, int n, const char *who, childrep_fn fn,
 		  void *arg);
+
+#define CHILDREP_MAX_TESTS 16
+
+/* The tests of names[0..n-1] (n <= CHILDREP_MAX_TESTS) that cl expects, added to k in that
+ * order and run by one child: childrep_run() with fn's arg an int want[n], want[i] = 1 when
+ * names[i] is expected. Nothing runs when none is. */
+void childrep_run_expected(struct ktap *k, const struct cmdline *cl, const char *const *names,
+			   int n, const char *who, childrep_fn fn);
 
 #endif

@@ -185,13 +185,5 @@ static void child(int fd, void *arg)
 
 void test_pivot_misuse(struct ktap *k, const struct cmdline *cl)
 {
-	struct ktap_test *t[C_N];
-	int want[C_N], n = 0;
-	for (int i = 0; i < C_N; i++) {
-		want[i] = cmdline_expect(cl, case_test[i]) != NULL;
-		t[i] = want[i] ? ktap_add(k, case_test[i]) : NULL;
-		n += want[i];
-	}
-	if (n)
-		childrep_run(t, C_N, "pivot-misuse", child, want);
+	childrep_run_expected(k, cl, case_test, C_N, "pivot-misuse", child);
 }

@@ -116,13 +116,5 @@ static void child(int fd, void *arg)
 
 void test_userns_ops(struct ktap *k, const struct cmdline *cl)
 {
-	struct ktap_test *t[OP_N];
-	int want[OP_N], n = 0;
-	for (int i = 0; i < OP_N; i++) {
-		want[i] = cmdline_expect(cl, op_test[i]) != NULL;
-		t[i] = want[i] ? ktap_add(k, op_test[i]) : NULL;
-		n += want[i];
-	}
-	if (n)
-		childrep_run(t, OP_N, "userns", child, want);
+	childrep_run_expected(k, cl, op_test, OP_N, "userns", child);
 }
