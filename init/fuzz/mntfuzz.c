@@ -204,7 +204,7 @@ static long kcmp_fs(long a, long b)
 	return r < 0 ? -errno : r;
 }
 
-/* No task's root or cwd on the initramfs's device. */
+/* No task's root or cwd is the root of the initramfs (its device, with stage 1's /init). */
 static int initramfs_visible(dev_t dev, char *how, size_t size)
 {
 	DIR *d = opendir("/proc");
@@ -220,7 +220,14 @@ static int initramfs_visible(dev_t dev, char *how, size_t size)
 			char p[300];
 			struct stat st;
 			snprintf(p, sizeof(p), "/proc/%s/%s", e->d_name, what[i]);
-			if (stat(p, &st) == 0 && st.st_dev == dev) {
+			if (stat(p, &st) < 0 || st.st_dev != dev)
+				continue;
+			/* anonymous device numbers are reused once the initramfs is freed (a
+			 * sequence's tmpfs gets its number): the initramfs's root has /init */
+			struct stat init_st;
+			char q[320];
+			snprintf(q, sizeof(q), "%s/init", p);
+			if (stat(q, &init_st) == 0 && init_st.st_dev == dev) {
 				snprintf(how, size, "the %s of task %.16s is on the initramfs (%u:%u)",
 					 what[i], e->d_name, major(dev), minor(dev));
 				found = 1;
