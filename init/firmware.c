@@ -8,7 +8,9 @@
 #include "io.h"
 #include "lab.h"
 #include "firmware.h"
-#include "stage2_opt.h"
+#include "kmsgdiag.h"
+#include "labctx.h"
+#include "testlist.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -120,10 +122,9 @@ long firmware_expected(struct ktap_test *t, const char *name, char *want, size_t
 	return wlen;
 }
 
-void test_firmware(struct ktap *k, const char *test, const char *name, int async)
+static void firmware_test(struct ktap_test *t, const char *name, int async)
 {
 	const char *const needles[] = { name, "firmware", NULL };
-	struct ktap_test *t = ktap_add(k, test);
 	char want[FW_MAX];
 	int err = 0;
 
@@ -133,3 +134,32 @@ void test_firmware(struct ktap *k, const char *test, const char *name, int async
 	kmsg_diag_close(t, kfd, needles);
 	ktap_observe(t, r.s);
 }
+
+static void test_firmware_rootfs(struct lab_ctx *c, struct ktap_test *t)
+{
+	(void)c;
+	firmware_test(t, "lab-rootfs.bin", 0);
+}
+
+static void test_firmware_rootfs_async(struct lab_ctx *c, struct ktap_test *t)
+{
+	(void)c;
+	firmware_test(t, "lab-rootfs.bin", 1);
+}
+
+static void test_firmware_initramfs_only(struct lab_ctx *c, struct ktap_test *t)
+{
+	(void)c;
+	firmware_test(t, "lab-initramfs-only.bin", 0);
+}
+
+/* Request firmware NAME through CONFIG_TEST_FIRMWARE's trigger_request (the _async one:
+ * trigger_async_request, the load runs in a kworker). Observed: loaded (the content is
+ * /lib/firmware/NAME of our root, byte for byte), mismatch, or the errno name of the failed
+ * write to the trigger. */
+const struct lab_test lab_tests_firmware[] = {
+	{ "firmware_rootfs", test_firmware_rootfs, LAB_IF_EXPECTED },
+	{ "firmware_rootfs_async", test_firmware_rootfs_async, LAB_IF_EXPECTED },
+	{ "firmware_initramfs_only", test_firmware_initramfs_only, LAB_IF_EXPECTED },
+	LAB_TESTS_END,
+};

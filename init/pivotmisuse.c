@@ -9,12 +9,13 @@
  *   pivot_misuse_control          pivot_root(".", ".") on a fresh tmpfs mount, then
  *                                 umount2(".", MNT_DETACH): the correct use, for contrast
  * Each observes ok or the errno name. One child runs the cases cl expects, in this order, and
- * reports over a pipe (childrep.h). See stage2_opt.h. */
+ * reports over a pipe (childrep.h). The tests: the table at the end. */
 #define _GNU_SOURCE
 #include "childrep.h"
 #include "fsinfo.h"
 #include "lab.h"
-#include "stage2_opt.h"
+#include "labctx.h"
+#include "testlist.h"
 
 #include <errno.h>
 #include <grp.h>
@@ -183,15 +184,30 @@ static void child(int fd, void *arg)
 	_exit(0);
 }
 
-void test_pivot_misuse(struct ktap *k, const struct cmdline *cl)
+static void test_pivot_misuse(struct lab_ctx *c, struct ktap_test *first)
 {
 	struct ktap_test *t[C_N];
 	int want[C_N], n = 0;
+	(void)first; /* one of t[]: every expected test is in c->k */
 	for (int i = 0; i < C_N; i++) {
-		want[i] = cmdline_expect(cl, case_test[i]) != NULL;
-		t[i] = want[i] ? ktap_add(k, case_test[i]) : NULL;
+		t[i] = ktap_find(c->k, case_test[i]);
+		want[i] = t[i] != NULL;
 		n += want[i];
 	}
 	if (n)
 		childrep_run(t, C_N, "pivot-misuse", child, want);
 }
+
+/* The pivot_misuse_* tests that are expected, in one child (the first row that runs fills
+ * all): each observes ok or the errno name of a pivot_root(2) misuse, in the child's own mount
+ * namespace; setup-ERRNO when the child could not build its mounts. The cases: case_test[]. */
+const struct lab_test lab_tests_pivotmisuse[] = {
+	{ "pivot_misuse_not_mountpoint", test_pivot_misuse, LAB_IF_EXPECTED },
+	{ "pivot_misuse_put_old_outside", test_pivot_misuse, LAB_IF_EXPECTED },
+	{ "pivot_misuse_root_busy", test_pivot_misuse, LAB_IF_EXPECTED },
+	{ "pivot_misuse_chrooted", test_pivot_misuse, LAB_IF_EXPECTED },
+	{ "pivot_misuse_unprivileged", test_pivot_misuse, LAB_IF_EXPECTED },
+	{ "pivot_misuse_shared", test_pivot_misuse, LAB_IF_EXPECTED },
+	{ "pivot_misuse_control", test_pivot_misuse, LAB_IF_EXPECTED },
+	LAB_TESTS_END,
+};

@@ -2,13 +2,14 @@
  * mount namespace after the switch and tries to change the mounts it was given:
  * userns_mount_tmpfs, userns_nullfs_mount, userns_umount_proc, userns_umount_root.
  * One child runs the operations whose lab.expect word is there, in that order, and reports
- * each result and its evidence over a pipe (childrep.h). See stage2_opt.h. */
+ * each result and its evidence over a pipe (childrep.h). The tests: the table at the end. */
 #define _GNU_SOURCE
 #include "childrep.h"
 #include "fsinfo.h"
 #include "io.h"
 #include "lab.h"
-#include "stage2_opt.h"
+#include "labctx.h"
+#include "testlist.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -114,15 +115,29 @@ static void child(int fd, void *arg)
 	_exit(0);
 }
 
-void test_userns_ops(struct ktap *k, const struct cmdline *cl)
+static void test_userns_ops(struct lab_ctx *c, struct ktap_test *first)
 {
 	struct ktap_test *t[OP_N];
 	int want[OP_N], n = 0;
+	(void)first; /* one of t[]: every expected test is in c->k */
 	for (int i = 0; i < OP_N; i++) {
-		want[i] = cmdline_expect(cl, op_test[i]) != NULL;
-		t[i] = want[i] ? ktap_add(k, op_test[i]) : NULL;
+		t[i] = ktap_find(c->k, op_test[i]);
+		want[i] = t[i] != NULL;
 		n += want[i];
 	}
 	if (n)
 		childrep_run(t, OP_N, "userns", child, want);
 }
+
+/* One child drops to uid/gid 1000 and unshares CLONE_NEWUSER|CLONE_NEWNS, then runs the tests
+ * of these that are expected, in this order: "userns_mount_tmpfs" (mount tmpfs on /mnt),
+ * "userns_nullfs_mount" (mount nullfs on /mnt), "userns_umount_proc" (umount2("/proc", 0)),
+ * "userns_umount_root" (umount2("/", MNT_DETACH)). Each observes ok or the errno name; a failed
+ * setup makes all of them setuid-failed or unshare-ERRNO. The first row that runs fills all. */
+const struct lab_test lab_tests_userns[] = {
+	{ "userns_mount_tmpfs", test_userns_ops, LAB_IF_EXPECTED },
+	{ "userns_nullfs_mount", test_userns_ops, LAB_IF_EXPECTED },
+	{ "userns_umount_proc", test_userns_ops, LAB_IF_EXPECTED },
+	{ "userns_umount_root", test_userns_ops, LAB_IF_EXPECTED },
+	LAB_TESTS_END,
+};
