@@ -22,7 +22,8 @@ INIT_HOST_CC ?= cc
 INIT_HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -g -fsanitize=address,undefined \
 	-fno-omit-frame-pointer
 # each host test and the pure modules it links
-INIT_HOST_TESTS := cmdline ktap mountinfo fsinfo escape marker kmsg verdict leakreport
+INIT_HOST_TESTS := cmdline ktap mountinfo fsinfo escape marker kmsg verdict leakreport \
+	labcfg handoff registry
 INIT_TEST_MODS_cmdline := cmdline
 INIT_TEST_MODS_ktap := ktap
 INIT_TEST_MODS_mountinfo := mountinfo
@@ -32,6 +33,9 @@ INIT_TEST_MODS_marker := marker escape
 INIT_TEST_MODS_kmsg := kmsg
 INIT_TEST_MODS_verdict := verdict
 INIT_TEST_MODS_leakreport := leakreport
+INIT_TEST_MODS_labcfg := labcfg cmdline
+INIT_TEST_MODS_handoff := handoff ktap
+INIT_TEST_MODS_registry := registry ktap cmdline
 INIT_HOST_BINS := $(INIT_HOST_TESTS:%=$(BUILD)/host/init-test_%)
 
 .PHONY: init host-tests-init
