@@ -2,17 +2,17 @@
 #include "document.h"
 #include "io.h"
 #include "registry.h"
-#include "testlist.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-void lab_document(struct lab_ctx *c, unsigned when_mask, const char *who)
+void lab_document(struct lab_ctx *c, const struct lab_test *const *tables, unsigned when_mask,
+		  const char *who)
 {
 	const struct lab_test **rows = NULL;
-	long n = lab_select(lab_tables, when_mask, cmdline_expect_cb, c->cl, c->k, &rows);
+	long n = lab_select(tables, when_mask, cmdline_expect_cb, c->cl, c->k, &rows);
 	if (n < 0) {
 		out_line("# %s: malloc(the rows of the tests) failed: %s", who, strerror(errno));
 		n = 0;

@@ -5,9 +5,10 @@
 
 #include "labctx.h"
 
-/* Select the rows of testlist.c whose when is in when_mask (stage 2: every stage-2 row;
+/* Select the rows of tables whose when is in when_mask (stage 2: every stage-2 row;
  * stage 1 when it stops: LAB_LAST_IF_EXPECTED), add them to c->k after the results it holds,
  * print the plan, those results, then run and print each row. */
-void lab_document(struct lab_ctx *c, unsigned when_mask, const char *who);
+void lab_document(struct lab_ctx *c, const struct lab_test *const *tables, unsigned when_mask,
+		  const char *who);
 
 #endif

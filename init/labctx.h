@@ -8,6 +8,7 @@
 #include "handoff.h"
 #include "ktap.h"
 #include "labcfg.h"
+#include "registry.h"
 #include "unshare.h"
 
 #include <stdint.h>
@@ -18,6 +19,7 @@ struct lab_ctx {
 	const struct lab_config *cfg; /* the lab.* words */
 	const struct cmdline *cl;     /* the words, for lab.expect.* */
 	struct ktap *k;               /* every test of this boot: ktap_find() another one */
+	const struct lab_test *const *tables; /* every module's rows (testlist.c) */
 	struct handoff h;             /* stage 1 fills it, stage 2 decodes it */
 
 	/* stage 1 */

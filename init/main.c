@@ -1,5 +1,9 @@
-/* main.c - lab-init's entry point: pick the mode from argv[1] (see stages.h). */
-#include "stages.h"
+/* main.c - lab-init's entry point: pick the mode from argv[1] and hand it the tables of tests
+ * (testlist.c). Every mode ends the boot or execs the next one. */
+#include "resume.h"
+#include "stage1.h"
+#include "stage2.h"
+#include "testlist.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -14,8 +18,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (argc > 1 && strcmp(argv[1], "stage2") == 0)
-		stage2_main(argc, argv);
+		stage2_main(argc, argv, lab_tables);
 	if (argc > 1 && strcmp(argv[1], "resume") == 0)
 		resume_main(argc, argv);
-	stage1_main();
+	stage1_main(lab_tables);
 }

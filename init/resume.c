@@ -7,7 +7,7 @@
 #include "io.h"
 #include "lab.h"
 #include "labcfg.h"
-#include "stages.h"
+#include "resume.h"
 #include "switch_busybox.h"
 
 #include <errno.h>

@@ -7,11 +7,10 @@
 #include "io.h"
 #include "lab.h"
 #include "labctx.h"
-#include "stages.h"
+#include "stage1.h"
 #include "switch.h"
 #include "switch_busybox.h"
 #include "sys.h"
-#include "testlist.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -60,7 +59,7 @@ static int open_console(void)
 static _Noreturn void stop(struct lab_ctx *c)
 {
 	out_line("# " WHO ": stopping before stage 2: %s", c->stop);
-	lab_document(c, LAB_LAST_IF_EXPECTED, WHO);
+	lab_document(c, c->tables, LAB_LAST_IF_EXPECTED, WHO);
 	lab_finish(WHO);
 }
 
@@ -339,7 +338,7 @@ static _Noreturn void exec_stage2(struct lab_ctx *c)
 	stop(c);
 }
 
-_Noreturn void stage1_main(void)
+_Noreturn void stage1_main(const struct lab_test *const *tables)
 {
 	struct cmdline *cl = malloc(sizeof(*cl));
 	struct ktap *k = malloc(sizeof(*k));
@@ -362,7 +361,8 @@ _Noreturn void stage1_main(void)
 	lab_read_cmdline(cl, WHO);
 	struct lab_config cfg;
 	lab_config_parse(cl, &cfg);
-	struct lab_ctx c = { .cfg = &cfg, .cl = cl, .k = k, .pivot_err = -1, .root_mount_id = -1 };
+	struct lab_ctx c = { .cfg = &cfg, .cl = cl, .k = k, .tables = tables, .pivot_err = -1,
+			      .root_mount_id = -1 };
 	handoff_init(&c.h);
 	out_line("# " WHO ": lab-init, scenario %s, switch %s",
 		 cfg.scenario ? cfg.scenario : "(none)", cfg.switch_method);
@@ -370,7 +370,7 @@ _Noreturn void stage1_main(void)
 	out_line("# " WHO ": watchdog %u s", cfg.watchdog);
 
 	const struct lab_test **rows = NULL;
-	long n = lab_select(lab_tables, LAB_STAGE1, NULL, NULL, NULL, &rows);
+	long n = lab_select(tables, LAB_STAGE1, NULL, NULL, NULL, &rows);
 	if (n < 0) {
 		out_line("# " WHO ": malloc(the rows of the tests) failed: %s", strerror(errno));
 		lab_finish(WHO);

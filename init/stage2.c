@@ -8,7 +8,7 @@
 #include "lab.h"
 #include "labctx.h"
 #include "registry.h"
-#include "stages.h"
+#include "stage2.h"
 #include "sys.h"
 #include "unshare.h"
 
@@ -55,7 +55,7 @@ static void setup(void)
 	}
 }
 
-_Noreturn void stage2_main(int argc, char **argv)
+_Noreturn void stage2_main(int argc, char **argv, const struct lab_test *const *tables)
 {
 	setup();
 	struct cmdline *cl = malloc(sizeof(*cl));
@@ -76,7 +76,7 @@ _Noreturn void stage2_main(int argc, char **argv)
 	pid1_unshare_run(&cfg, &c.pu); /* lab.pid1_unshare=1: before any test */
 	handoff_init(&c.h);
 	handoff_decode(argc - 2, argv + 2, "stage1: ", k, &c.h);
-	lab_document(&c, LAB_ALWAYS | LAB_IF_EXPECTED | LAB_LAST_IF_EXPECTED, WHO);
+	lab_document(&c, tables, LAB_ALWAYS | LAB_IF_EXPECTED | LAB_LAST_IF_EXPECTED, WHO);
 	free(c.ns);
 	lab_finish(WHO);
 }
