@@ -159,3 +159,21 @@ void childrep_run(struct ktap_test *const *t, int n, const char *who, childrep_f
 	}
 	free(buf);
 }
+
+void childrep_run_rows(struct ktap *k, const struct lab_test *rows, int n, const char *who,
+		       childrep_fn fn)
+{
+	struct ktap_test **t = calloc((size_t)n, sizeof(*t));
+	int *want = calloc((size_t)n, sizeof(*want));
+	if (!t || !want) { /* no test to report to: the rows print "unset" */
+		lab_report(NULL, WHO, ENOMEM, "calloc(%d) (%s)", n, who);
+	} else {
+		for (int i = 0; i < n; i++) {
+			t[i] = ktap_find(k, rows[i].name);
+			want[i] = t[i] != NULL;
+		}
+		childrep_run(t, n, who, fn, want);
+	}
+	free(t);
+	free(want);
+}

@@ -11,6 +11,7 @@
 #define LAB_CHILDREP_H
 
 #include "ktap.h"
+#include "registry.h"
 
 /* Write one record to fd (the child's end of the pipe); the parent notices a lost one. */
 void childrep_say(int fd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -27,5 +28,10 @@ typedef void (*childrep_fn)(int fd, void *arg);
  * A failed pipe2/fork/malloc makes every test observe the errno name. */
 void childrep_run(struct ktap_test *const *t, int n, const char *who, childrep_fn fn,
 		  void *arg);
+
+/* childrep_run() for the tests of rows[0..n-1] (a module's table) that k has (the ones
+ * selected for this boot): fn gets an int want[n], 1 for each of those. */
+void childrep_run_rows(struct ktap *k, const struct lab_test *rows, int n, const char *who,
+		       childrep_fn fn);
 
 #endif

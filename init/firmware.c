@@ -25,32 +25,6 @@
 #define FW_MAX FIRMWARE_MAX
 #define FW_SHOW 64
 
-/* Read all of path (a file or the misc device) into buf; the length, or -1 with *err. */
-static long read_all(const char *path, char *buf, size_t size, int *err)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		*err = errno;
-		return -1;
-	}
-	size_t len = 0;
-	while (len < size) {
-		ssize_t r = read(fd, buf + len, size - len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			*err = errno;
-			close(fd);
-			return -1;
-		}
-		if (r == 0)
-			break;
-		len += (size_t)r;
-	}
-	close(fd);
-	return (long)len;
-}
-
 static void diag_bytes(struct ktap_test *t, const char *what, const char *buf, long len)
 {
 	char esc[FW_SHOW * 4 + 1];
@@ -90,7 +64,7 @@ struct lab_name firmware_load(struct ktap_test *t, const char *name, int async, 
 		return errno_name(err);
 
 	int rerr = 0;
-	long glen = read_all(FW_DEV, got, sizeof(got), &rerr);
+	long glen = read_bytes(FW_DEV, got, sizeof(got), &rerr);
 	if (glen < 0) {
 		lab_report(t, WHO, rerr, "open/read(\"" FW_DEV "\")");
 		return errno_name(rerr);
@@ -114,7 +88,7 @@ long firmware_expected(struct ktap_test *t, const char *name, char *want, size_t
 	char path[256];
 	int err = 0;
 	snprintf(path, sizeof(path), FW_DIR "/%s", name);
-	long wlen = read_all(path, want, size, &err);
+	long wlen = read_bytes(path, want, size, &err);
 	if (wlen < 0)
 		ktap_diag(t, "our root's %s: %s (%s)", path, strerror(err), errno_name(err).s);
 	else if (t)

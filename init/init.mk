@@ -53,7 +53,7 @@ $(INIT_HELPER_BIN): $(INIT_HELPER_SRCS) $(INIT_HDRS) $(INIT_DIR)/init.mk
 	@mv -f $@.tmp $@
 
 define INIT_HOST_TEST_RULE
-$(BUILD)/host/init-test_$(1): $(INIT_DIR)/tests/test_$(1).c $(INIT_DIR)/tests/check.h \
+$(BUILD)/host/init-test_$(1): $(INIT_DIR)/tests/test_$(1).c $(INIT_DIR)/tests/check.h $(INIT_DIR)/tests/ktapfix.h \
 		$(INIT_TEST_MODS_$(1):%=$(INIT_DIR)/%.c) $(INIT_HDRS) $(INIT_DIR)/init.mk
 	@mkdir -p $$(@D)
 	$(INIT_HOST_CC) $(INIT_HOST_CFLAGS) -o $$@ $(INIT_DIR)/tests/test_$(1).c \

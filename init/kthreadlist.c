@@ -87,17 +87,15 @@ int kthread_list_pid_of(const struct kthread_list *kl, const char *comm)
 	return -1;
 }
 
-struct kthread_list *kthread_list_for_test(struct ktap_test *t, const char *who)
+struct kthread_list *kthread_list_for_test(struct ktap_test *t, const char *who,
+					   const char *fail_word)
 {
 	struct kthread_list *kl = malloc(sizeof(*kl));
-	char call[64];
-	int err = 0;
-	if (!kl) {
-		lab_report(t, who, ENOMEM, "malloc(%zu)", sizeof(*kl));
-		return NULL;
-	}
-	if (kthread_list_read(kl, &err, call, sizeof(call)) < 0) {
+	char call[64] = "malloc(struct kthread_list)";
+	int err = ENOMEM;
+	if (!kl || kthread_list_read(kl, &err, call, sizeof(call)) < 0) {
 		lab_report(t, who, err, "%s", call);
+		ktap_observe(t, fail_word ? fail_word : errno_name(err).s);
 		free(kl);
 		return NULL;
 	}

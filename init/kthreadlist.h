@@ -27,8 +27,10 @@ struct kthread_list {
  * (a /proc/PID that goes away while we read it is skipped and counted). */
 int kthread_list_read(struct kthread_list *kl, int *err, char *call, size_t callsize);
 /* For a test: the list (malloc'ed, free() it), or NULL after a report to t (the failed call,
- * as who); the unreadable entries and those that did not fit are diag lines of t. */
-struct kthread_list *kthread_list_for_test(struct ktap_test *t, const char *who);
+ * as who) and t observing fail_word (NULL: the errno name); the unreadable entries and those
+ * that did not fit are diag lines of t. */
+struct kthread_list *kthread_list_for_test(struct ktap_test *t, const char *who,
+					   const char *fail_word);
 /* The entry of pid, or NULL. */
 const struct kthread *kthread_list_find(const struct kthread_list *kl, int pid);
 /* The pid of the first kthread called comm, or -1. */

@@ -110,21 +110,18 @@ static void make_kthreads(struct ktap_test *t)
 static void test_kthreads_after_switch(struct lab_ctx *c, struct ktap_test *t)
 {
 	(void)c;
-	struct kthread_list *before = kthread_list_for_test(t, WHO);
-	if (!before) {
-		ktap_observe(t, "no-list");
+	struct kthread_list *before = kthread_list_for_test(t, WHO, "no-list");
+	if (!before)
 		return;
-	}
 	int maxpid = 0;
 	for (size_t i = 0; i < before->n; i++)
 		if (before->t[i].pid > maxpid)
 			maxpid = before->t[i].pid;
 	ktap_diag(t, "before: %zu kthreads, the newest pid %d", before->n, maxpid);
 	make_kthreads(t);
-	struct kthread_list *after = kthread_list_for_test(t, WHO);
+	struct kthread_list *after = kthread_list_for_test(t, WHO, "no-list");
 	if (!after) {
 		free(before);
-		ktap_observe(t, "no-list");
 		return;
 	}
 	const char *types[KTHREAD_LIST_MAX];
@@ -162,11 +159,9 @@ static long kcmp_fs(int pid1, int pid2)
 static void test_kthread_kcmp(struct lab_ctx *c, struct ktap_test *t)
 {
 	(void)c;
-	struct kthread_list *kl = kthread_list_for_test(t, WHO);
-	if (!kl) {
-		ktap_observe(t, "no-list");
+	struct kthread_list *kl = kthread_list_for_test(t, WHO, "no-list");
+	if (!kl)
 		return;
-	}
 	size_t shared = 0, distinct = 0, kdev_shared = 0, kdev_distinct = 0, gone = 0;
 	for (size_t i = 0; i < kl->n; i++) {
 		const struct kthread *kt = &kl->t[i];
@@ -243,11 +238,9 @@ static void test_kthread_initramfs_refs(struct lab_ctx *c, struct ktap_test *t)
 	ktap_diag(t, "the ext4 root is dev %u:%u; the initramfs was dev %s (stage 1's stat(\"/\"))",
 		  major(root.st_dev), minor(root.st_dev),
 		  have_initramfs ? initramfs_dev : "unknown: no initramfs");
-	struct kthread_list *kl = kthread_list_for_test(t, WHO);
-	if (!kl) {
-		ktap_observe(t, "no-list");
+	struct kthread_list *kl = kthread_list_for_test(t, WHO, "no-list");
+	if (!kl)
 		return;
-	}
 	static const char *const what[2] = { "root", "cwd" };
 	const char *found[2 * KTHREAD_LIST_MAX];
 	char words[4][24]; /* ext4-root ext4-cwd initramfs-root initramfs-cwd */

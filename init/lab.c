@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/reboot.h>
 #include <termios.h>
@@ -84,4 +85,17 @@ _Noreturn void lab_finish(const char *who)
 			pause();
 	}
 	_exit(1);
+}
+
+struct lab_boot *lab_boot_start(const char *who)
+{
+	struct lab_boot *b = malloc(sizeof(*b));
+	if (!b) {
+		out_line("# %s: malloc(%zu) failed: %s", who, sizeof(*b), strerror(errno));
+		lab_finish(who);
+	}
+	lab_read_cmdline(&b->cl, who);
+	lab_config_parse(&b->cl, &b->cfg);
+	ktap_init(&b->k);
+	return b;
 }

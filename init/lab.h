@@ -5,6 +5,7 @@
 
 #include "cmdline.h"
 #include "ktap.h"
+#include "labcfg.h"
 
 #define LAB_STAGE2_PATH "/sbin/lab-init"
 #define LAB_NEWROOT "/newroot"
@@ -17,6 +18,17 @@ int lab_read_cmdline(struct cmdline *cl, const char *who);
  * Returns err. */
 int lab_report(struct ktap_test *t, const char *who, int err, const char *callfmt, ...)
 	__attribute__((format(printf, 4, 5)));
+
+/* What every mode starts from: the command line, read once, its lab.* words, and the (empty)
+ * list of tests. */
+struct lab_boot {
+	struct cmdline cl;
+	struct lab_config cfg;
+	struct ktap k;
+};
+/* Allocate it and read /proc/cmdline into it (an unreadable one counts as empty, reported);
+ * when malloc fails, print it and end the boot. */
+struct lab_boot *lab_boot_start(const char *who);
 
 /* fflush(stdout), sync(), reboot(RB_AUTOBOOT); if that returns, pause() forever. */
 _Noreturn void lab_finish(const char *who);

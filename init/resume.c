@@ -70,20 +70,10 @@ _Noreturn void resume_main(int argc, char **argv)
 	if (!have_mark)
 		out_line("# " WHO ": resume: no usable " LAB_ENV_MARK " (\"%s\")", mark ? mark : "");
 
-	struct cmdline *cl = malloc(sizeof(*cl));
-	struct ktap *k = malloc(sizeof(*k));
-	if (!cl || !k) {
-		out_line("# " WHO ": resume: malloc(%zu) failed: %s", sizeof(*cl) + sizeof(*k),
-			 strerror(errno));
-		lab_finish(WHO);
-	}
-	lab_read_cmdline(cl, WHO);
-	struct lab_config cfg;
-	lab_config_parse(cl, &cfg);
-	const char *method = cfg.switch_method;
+	struct lab_boot *b = lab_boot_start(WHO);
+	struct ktap *k = &b->k;
+	const char *method = b->cfg.switch_method;
 	int busybox = strcmp(method, "busybox") == 0;
-
-	ktap_init(k);
 	struct handoff h;
 	handoff_init(&h);
 	handoff_decode(argc - 2, argv + 2, "", k, &h);

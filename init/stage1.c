@@ -340,15 +340,6 @@ static _Noreturn void exec_stage2(struct lab_ctx *c)
 
 _Noreturn void stage1_main(const struct lab_test *const *tables)
 {
-	struct cmdline *cl = malloc(sizeof(*cl));
-	struct ktap *k = malloc(sizeof(*k));
-	if (!cl || !k) {
-		out_line("# " WHO ": malloc(%zu) failed: %s", sizeof(*cl) + sizeof(*k),
-			 strerror(errno));
-		lab_finish(WHO);
-	}
-	ktap_init(k);
-
 	early_mount("proc", "/proc");
 	early_mount("sysfs", "/sys");
 	if (mkdir("/dev", 0755) < 0 && errno != EEXIST)
@@ -358,16 +349,15 @@ _Noreturn void stage1_main(const struct lab_test *const *tables)
 	if (fcntl(1, F_GETFD) < 0 && open_console() < 0)
 		lab_finish(WHO); /* no console: nothing can be reported */
 
-	lab_read_cmdline(cl, WHO);
-	struct lab_config cfg;
-	lab_config_parse(cl, &cfg);
-	struct lab_ctx c = { .cfg = &cfg, .cl = cl, .k = k, .tables = tables, .pivot_err = -1,
-			      .root_mount_id = -1 };
+	struct lab_boot *b = lab_boot_start(WHO);
+	struct ktap *k = &b->k;
+	struct lab_ctx c = { .cfg = &b->cfg, .cl = &b->cl, .k = k, .tables = tables,
+			     .pivot_err = -1, .root_mount_id = -1 };
 	handoff_init(&c.h);
 	out_line("# " WHO ": lab-init, scenario %s, switch %s",
-		 cfg.scenario ? cfg.scenario : "(none)", cfg.switch_method);
-	lab_watchdog(cfg.watchdog);
-	out_line("# " WHO ": watchdog %u s", cfg.watchdog);
+		 b->cfg.scenario ? b->cfg.scenario : "(none)", b->cfg.switch_method);
+	lab_watchdog(b->cfg.watchdog);
+	out_line("# " WHO ": watchdog %u s", b->cfg.watchdog);
 
 	const struct lab_test **rows = NULL;
 	long n = lab_select(tables, LAB_STAGE1, NULL, NULL, NULL, &rows);

@@ -58,24 +58,15 @@ static void setup(void)
 _Noreturn void stage2_main(int argc, char **argv, const struct lab_test *const *tables)
 {
 	setup();
-	struct cmdline *cl = malloc(sizeof(*cl));
-	struct ktap *k = malloc(sizeof(*k));
-	if (!cl || !k) {
-		out_line("# " WHO ": malloc(%zu) failed: %s", sizeof(*cl) + sizeof(*k),
-			 strerror(errno));
-		lab_finish(WHO);
-	}
-	ktap_init(k);
-	lab_read_cmdline(cl, WHO);
-	struct lab_config cfg;
-	lab_config_parse(cl, &cfg);
-	lab_watchdog(cfg.watchdog);
+	struct lab_boot *b = lab_boot_start(WHO);
+	lab_watchdog(b->cfg.watchdog);
 	out_line("# " WHO ": lab-init stage 2 on %s, %d words from stage 1, watchdog %u s",
-		 statfs_name("/", NULL).s, argc - 2, cfg.watchdog);
-	struct lab_ctx c = { .cfg = &cfg, .cl = cl, .k = k, .pivot_err = -1, .root_mount_id = -1 };
-	pid1_unshare_run(&cfg, &c.pu); /* lab.pid1_unshare=1: before any test */
+		 statfs_name("/", NULL).s, argc - 2, b->cfg.watchdog);
+	struct lab_ctx c = { .cfg = &b->cfg, .cl = &b->cl, .k = &b->k, .pivot_err = -1,
+			     .root_mount_id = -1 };
+	pid1_unshare_run(&b->cfg, &c.pu); /* lab.pid1_unshare=1: before any test */
 	handoff_init(&c.h);
-	handoff_decode(argc - 2, argv + 2, "stage1: ", k, &c.h);
+	handoff_decode(argc - 2, argv + 2, "stage1: ", &b->k, &c.h);
 	lab_document(&c, tables, LAB_ALWAYS | LAB_IF_EXPECTED | LAB_LAST_IF_EXPECTED, WHO);
 	free(c.ns);
 	lab_finish(WHO);

@@ -29,14 +29,13 @@
 #define USER_ID 1000
 
 enum { OP_TMPFS, OP_NULLFS, OP_UMOUNT_PROC, OP_UMOUNT_ROOT, OP_N };
-static const char *const op_test[OP_N] = {
-	"userns_mount_tmpfs", "userns_nullfs_mount", "userns_umount_proc", "userns_umount_root",
-};
+/* the name of case i: its row of the table at the end */
+#define op_test(i) (lab_tests_userns[i].name)
 
 /* The result of one call: "ok" or the errno name, with a D line naming the call. */
 static int result(int fd, int op, int rc, const char *call)
 {
-	return childrep_result(fd, op_test[op], rc, call);
+	return childrep_result(fd, op_test(op), rc, call);
 }
 
 static void write_id_file(int fd, const char *path, const char *text)
@@ -95,38 +94,31 @@ static void child(int fd, void *arg)
 	if (want[OP_TMPFS] &&
 	    result(fd, OP_TMPFS, mount("tmpfs", "/mnt", "tmpfs", 0, "size=1m"),
 		   "mount(\"tmpfs\", \"/mnt\", \"tmpfs\", 0, \"size=1m\")") == 0) {
-		childrep_say(fd, "D %s /mnt is %s now", op_test[OP_TMPFS], statfs_name("/mnt", NULL).s);
+		childrep_say(fd, "D %s /mnt is %s now", op_test(OP_TMPFS), statfs_name("/mnt", NULL).s);
 		int rc = umount2("/mnt", 0);
 		int e = errno;
 		childrep_say(fd, "D %s umount2(\"/mnt\", 0) of that mount (made in this namespace, so not "
-		    "locked): %s", op_test[OP_TMPFS], rc < 0 ? errno_name(e).s : "ok");
+		    "locked): %s", op_test(OP_TMPFS), rc < 0 ? errno_name(e).s : "ok");
 	}
 	if (want[OP_NULLFS] &&
 	    result(fd, OP_NULLFS, mount("none", "/mnt", "nullfs", 0, NULL),
 		   "mount(\"none\", \"/mnt\", \"nullfs\", 0, NULL)") == 0 && umount2("/mnt", 0) < 0)
-		childrep_say(fd, "D %s umount2(\"/mnt\", 0) failed: %s", op_test[OP_NULLFS],
+		childrep_say(fd, "D %s umount2(\"/mnt\", 0) failed: %s", op_test(OP_NULLFS),
 		    strerror(errno));
 	if (want[OP_UMOUNT_PROC])
 		result(fd, OP_UMOUNT_PROC, umount2("/proc", 0), "umount2(\"/proc\", 0)");
 	if (want[OP_UMOUNT_ROOT] &&
 	    result(fd, OP_UMOUNT_ROOT, umount2("/", MNT_DETACH), "umount2(\"/\", MNT_DETACH)") == 0)
-		childrep_say(fd, "D %s / is %s after the detach", op_test[OP_UMOUNT_ROOT],
+		childrep_say(fd, "D %s / is %s after the detach", op_test(OP_UMOUNT_ROOT),
 		    statfs_name("/", NULL).s);
 	_exit(0);
 }
 
-static void test_userns_ops(struct lab_ctx *c, struct ktap_test *first)
+/* t is one of the expected tests; the child runs them all and fills each */
+static void test_userns_ops(struct lab_ctx *c, struct ktap_test *t)
 {
-	struct ktap_test *t[OP_N];
-	int want[OP_N], n = 0;
-	(void)first; /* one of t[]: every expected test is in c->k */
-	for (int i = 0; i < OP_N; i++) {
-		t[i] = ktap_find(c->k, op_test[i]);
-		want[i] = t[i] != NULL;
-		n += want[i];
-	}
-	if (n)
-		childrep_run(t, OP_N, "userns", child, want);
+	(void)t;
+	childrep_run_rows(c->k, lab_tests_userns, OP_N, "userns", child);
 }
 
 /* One child drops to uid/gid 1000 and unshares CLONE_NEWUSER|CLONE_NEWNS, then runs the tests
@@ -135,9 +127,9 @@ static void test_userns_ops(struct lab_ctx *c, struct ktap_test *first)
  * "userns_umount_root" (umount2("/", MNT_DETACH)). Each observes ok or the errno name; a failed
  * setup makes all of them setuid-failed or unshare-ERRNO. The first row that runs fills all. */
 const struct lab_test lab_tests_userns[] = {
-	{ "userns_mount_tmpfs", test_userns_ops, LAB_IF_EXPECTED },
-	{ "userns_nullfs_mount", test_userns_ops, LAB_IF_EXPECTED },
-	{ "userns_umount_proc", test_userns_ops, LAB_IF_EXPECTED },
-	{ "userns_umount_root", test_userns_ops, LAB_IF_EXPECTED },
-	LAB_TESTS_END,
+	[OP_TMPFS] = { "userns_mount_tmpfs", test_userns_ops, LAB_IF_EXPECTED },
+	[OP_NULLFS] = { "userns_nullfs_mount", test_userns_ops, LAB_IF_EXPECTED },
+	[OP_UMOUNT_PROC] = { "userns_umount_proc", test_userns_ops, LAB_IF_EXPECTED },
+	[OP_UMOUNT_ROOT] = { "userns_umount_root", test_userns_ops, LAB_IF_EXPECTED },
+	[OP_N] = LAB_TESTS_END,
 };

@@ -1,23 +1,9 @@
 /* test_handoff.c - host tests of the stage 1 -> stage 2 argv: encode, decode, round trip. */
 #include "../handoff.h"
 #include "check.h"
+#include "ktapfix.h"
 
 #include <stdlib.h>
-
-static struct ktap *k_new(void)
-{
-	struct ktap *k = malloc(sizeof(*k));
-	if (!k)
-		abort();
-	ktap_init(k);
-	return k;
-}
-
-static void k_del(struct ktap *k)
-{
-	ktap_free(k);
-	free(k);
-}
 
 static void stage1_results(struct ktap *k, struct handoff *h)
 {
@@ -38,17 +24,32 @@ static void stage1_results(struct ktap *k, struct handoff *h)
 	snprintf(h->initramfs_dev, sizeof(h->initramfs_dev), "0:2");
 }
 
+struct encoded {
+	struct ktap *k;
+	struct handoff h;
+	size_t n;
+	char **argv;
+};
+
+/* stage 1's results in e->k and e->h, encoded with mode; 0 (a failed check) when that fails */
+static int encoded(struct check *c, const char *mode, struct encoded *e)
+{
+	e->k = k_new();
+	stage1_results(e->k, &e->h);
+	e->argv = handoff_encode("/sbin/lab-init", mode, e->k, &e->h, &e->n);
+	if (!CHECK(c, e->argv != NULL))
+		k_del(e->k);
+	return e->argv != NULL;
+}
+
 static void t_words(struct check *c)
 {
-	struct ktap *k = k_new();
-	struct handoff h;
-	stage1_results(k, &h);
-	size_t n = 0;
-	char **argv = handoff_encode("/sbin/lab-init", "stage2", k, &h, &n);
-	if (!CHECK(c, argv != NULL)) {
-		k_del(k);
+	struct encoded e;
+	if (!encoded(c, "stage2", &e))
 		return;
-	}
+	struct ktap *k = e.k;
+	char **argv = e.argv;
+	size_t n = e.n;
 	static const char *const want[] = {
 		"/sbin/lab-init", "stage2",
 		"root_device=ok", "#root_device:/dev/vda: block device 254:0, found after 0 ms",
@@ -69,15 +70,13 @@ static void t_words(struct check *c)
 
 static void t_round_trip(struct check *c)
 {
-	struct ktap *k = k_new();
-	struct handoff h;
-	stage1_results(k, &h);
-	size_t n = 0;
-	char **argv = handoff_encode("/sbin/lab-init", "resume", k, &h, &n);
-	if (!CHECK(c, argv != NULL)) {
-		k_del(k);
+	struct encoded e;
+	if (!encoded(c, "resume", &e))
 		return;
-	}
+	struct ktap *k = e.k;
+	struct handoff h = e.h;
+	char **argv = e.argv;
+	size_t n = e.n;
 	struct ktap *k2 = k_new();
 	struct handoff h2;
 	handoff_init(&h2);

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L /* fmemopen */
 #include "../ktap.h"
 #include "check.h"
+#include "ktapfix.h"
 
 #include <stdlib.h>
 
@@ -14,15 +15,6 @@ static const char *expect_tab(const void *ctx, const char *name)
 			return *p + n + 1;
 	}
 	return NULL;
-}
-
-static struct ktap *k_new(void)
-{
-	struct ktap *k = malloc(sizeof(*k));
-	if (!k)
-		abort();
-	ktap_init(k);
-	return k;
 }
 
 static void emit_to_file(void *ctx, const char *line, size_t len)
@@ -63,11 +55,9 @@ static void t_document(struct check *c)
 		  "not ok 2 switch_path # observed=legacy expected=pivot\n"
 		  "not ok 3 kcmp_fs # observed=shared, no expectation\n"
 		  "# lab: verdict: fail (1 ok, 2 not ok)\n");
-	CHECK_INT(c, sum.ok, 1);
-	CHECK_INT(c, sum.not_ok, 2);
+	CHECK_SUM(c, sum, 1, 2);
 	free(doc);
-	ktap_free(k);
-	free(k);
+	k_del(k);
 }
 
 static void t_pass(struct check *c)
@@ -88,8 +78,7 @@ static void t_pass(struct check *c)
 	doc = render(k, exp, NULL);
 	CHECK_STR(c, doc, "KTAP version 1\n1..0\n# lab: verdict: fail (0 ok, 0 not ok)\n");
 	free(doc);
-	ktap_free(k);
-	free(k);
+	k_del(k);
 }
 
 static void t_observed_cleaned(struct check *c)
@@ -110,8 +99,7 @@ static void t_observed_cleaned(struct check *c)
 	CHECK_STR(c, t->observed, "ext4:3");
 	ktap_observe(NULL, "ignored");
 	ktap_diag(NULL, "ignored %d", 1);
-	ktap_free(k);
-	free(k);
+	k_del(k);
 }
 
 static void t_diag_lines(struct check *c)
@@ -122,8 +110,7 @@ static void t_diag_lines(struct check *c)
 	ktap_diag(t, "%s", "");
 	ktap_diag(t, "ctl\x01\x7f" "end");
 	CHECK_STR(c, t->diag, "one\ntwo\n\nctl??end\n");
-	ktap_free(k);
-	free(k);
+	k_del(k);
 }
 
 static void t_diag_truncated(struct check *c)
@@ -165,8 +152,7 @@ static void t_diag_truncated(struct check *c)
 	CHECK(c, need > sizeof(small));
 	CHECK_INT(c, strlen(small), sizeof(small) - 1);
 	CHECK(c, strncmp(small, "KTAP version 1\n1..1\n# xxx", 25) == 0);
-	ktap_free(k);
-	free(k);
+	k_del(k);
 }
 
 static void t_no_ceiling(struct check *c)
@@ -185,12 +171,10 @@ static void t_no_ceiling(struct check *c)
 	static const char *const exp[] = { "t=unset", "last=unset", NULL };
 	struct ktap_summary sum;
 	char *doc = render(k, exp, &sum);
-	CHECK_INT(c, sum.ok, MANY + 1);
-	CHECK_INT(c, sum.not_ok, 0);
+	CHECK_SUM(c, sum, MANY + 1, 0);
 	CHECK(c, strncmp(doc, "KTAP version 1\n1..301\n", 22) == 0);
 	free(doc);
-	ktap_free(k);
-	free(k);
+	k_del(k);
 }
 
 /* The pieces, one result at a time, give the same text as the whole document. */
@@ -209,8 +193,7 @@ static void t_incremental(struct check *c)
 	FILE *f = fmemopen(buf, sizeof(buf), "w");
 	if (!CHECK(c, f != NULL)) {
 		free(whole);
-		ktap_free(k);
-		free(k);
+		k_del(k);
 		return;
 	}
 	struct ktap_summary sum = { 0, 0 };
@@ -220,11 +203,9 @@ static void t_incremental(struct check *c)
 	ktap_emit_verdict(0, &sum, emit_to_file, f);
 	fclose(f);
 	CHECK_STR(c, buf, whole);
-	CHECK_INT(c, sum.ok, 1);
-	CHECK_INT(c, sum.not_ok, 1);
+	CHECK_SUM(c, sum, 1, 1);
 	free(whole);
-	ktap_free(k);
-	free(k);
+	k_del(k);
 }
 
 static void t_fprint(struct check *c)
@@ -235,8 +216,7 @@ static void t_fprint(struct check *c)
 	char buf[256] = "";
 	FILE *f = fmemopen(buf, sizeof(buf), "w");
 	if (!CHECK(c, f != NULL)) {
-		ktap_free(k);
-	free(k);
+		k_del(k);
 		return;
 	}
 	struct ktap_summary sum = ktap_fprint(k, expect_tab, exp, f);
@@ -244,8 +224,7 @@ static void t_fprint(struct check *c)
 	CHECK_STR(c, buf, "KTAP version 1\n1..1\nok 1 a # observed=1 expected=1\n"
 		  "# lab: verdict: pass (1 ok, 0 not ok)\n");
 	CHECK_INT(c, sum.ok, 1);
-	ktap_free(k);
-	free(k);
+	k_del(k);
 }
 
 static const struct check_case cases[] = {

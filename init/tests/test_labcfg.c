@@ -4,19 +4,22 @@
 
 #include <stdlib.h>
 
-static void parse(const char *text, struct cmdline *cl, struct lab_config *cfg)
+/* The config of text; the strings point into *clp (free() it). */
+static struct lab_config parse(const char *text, struct cmdline **clp)
 {
-	cmdline_parse(text, cl);
-	lab_config_parse(cl, cfg);
+	struct lab_config cfg;
+	*clp = malloc(sizeof(**clp));
+	if (!*clp)
+		abort();
+	cmdline_parse(text, *clp);
+	lab_config_parse(*clp, &cfg);
+	return cfg;
 }
 
 static void t_defaults(struct check *c)
 {
-	struct cmdline *cl = malloc(sizeof(*cl));
-	struct lab_config cfg;
-	if (!cl)
-		abort();
-	parse("console=ttyS0 panic=-1", cl, &cfg);
+	struct cmdline *cl;
+	struct lab_config cfg = parse("console=ttyS0 panic=-1", &cl);
 	CHECK(c, cfg.scenario == NULL);
 	CHECK(c, cfg.root == NULL);
 	CHECK_STR(c, cfg.switch_method, "pivot");
@@ -34,14 +37,11 @@ static void t_defaults(struct check *c)
 
 static void t_words(struct check *c)
 {
-	struct cmdline *cl = malloc(sizeof(*cl));
-	struct lab_config cfg;
-	if (!cl)
-		abort();
-	parse("lab.scenario=keep-initramfs lab.root=/dev/vda lab.switch=keep lab.fallback=legacy "
-	      "lab.watchdog=55 lab.pid1_unshare=1 lab.pid1_threads=newns lab.bench=1 "
+	struct cmdline *cl;
+	struct lab_config cfg = parse("lab.scenario=keep-initramfs lab.root=/dev/vda lab.switch=keep "
+	      "lab.fallback=legacy lab.watchdog=55 lab.pid1_unshare=1 lab.pid1_threads=newns lab.bench=1 "
 	      "lab.stress.umh=7 lab.stress.firmware=99999 lab.stress.userns=x "
-	      "lab.stress.marker_ms=250 lab.expect.kmemleak=0", cl, &cfg);
+	      "lab.stress.marker_ms=250 lab.expect.kmemleak=0", &cl);
 	CHECK_STR(c, cfg.scenario, "keep-initramfs");
 	CHECK_STR(c, cfg.root, "/dev/vda");
 	CHECK_STR(c, cfg.switch_method, "keep");
@@ -59,13 +59,10 @@ static void t_words(struct check *c)
 
 static void t_not_quite(struct check *c)
 {
-	struct cmdline *cl = malloc(sizeof(*cl));
-	struct lab_config cfg;
-	if (!cl)
-		abort();
+	struct cmdline *cl;
 	/* only the exact words turn things on; the last word of a key wins */
-	parse("lab.fallback=none lab.pid1_unshare=2 lab.bench=yes lab.switch=legacy "
-	      "lab.switch=busybox lab.watchdog=-1", cl, &cfg);
+	struct lab_config cfg = parse("lab.fallback=none lab.pid1_unshare=2 lab.bench=yes lab.switch=legacy "
+	      "lab.switch=busybox lab.watchdog=-1", &cl);
 	CHECK_INT(c, cfg.fallback_legacy, 0);
 	CHECK_INT(c, cfg.pid1_unshare, 0);
 	CHECK_INT(c, cfg.bench, 0);

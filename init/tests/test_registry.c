@@ -2,6 +2,7 @@
  * result printed as soon as its function returns, rows that fill their siblings. */
 #include "../registry.h"
 #include "check.h"
+#include "ktapfix.h"
 
 #include <stdlib.h>
 
@@ -104,27 +105,51 @@ static void t_select(struct check *c)
 	free(cl);
 }
 
+struct fixture {
+	struct cmdline *cl;
+	struct ktap *k;
+	struct lab_ctx *ctx;
+	const struct lab_test **rows;
+	long n;
+};
+
+/* k with one result from before (stage 1's, from the handoff), then the rows of mask */
+static void fixture_start(struct fixture *f, const char *cmdline, const char *prior_observed,
+			  unsigned mask)
+{
+	f->cl = malloc(sizeof(*f->cl));
+	f->ctx = calloc(1, sizeof(*f->ctx));
+	if (!f->cl || !f->ctx)
+		abort();
+	cmdline_parse(cmdline, f->cl);
+	f->k = f->ctx->k = k_new();
+	struct ktap_test *s1 = ktap_add(f->k, "s1");
+	ktap_diag(s1, "stage1: it ran");
+	ktap_observe(s1, prior_observed);
+	f->n = lab_select(tables, mask, cmdline_expect_cb, f->cl, f->k, &f->rows);
+}
+
+static struct ktap_summary fixture_run(struct fixture *f)
+{
+	return lab_run(f->k, f->rows, (size_t)f->n, f->ctx, f->cl, emit, f->ctx);
+}
+
+static void fixture_end(struct fixture *f)
+{
+	free(f->rows);
+	k_del(f->k);
+	free(f->cl);
+	free(f->ctx);
+}
+
 static void t_run(struct check *c)
 {
-	struct cmdline *cl = malloc(sizeof(*cl));
-	struct ktap *k = malloc(sizeof(*k));
-	struct lab_ctx *ctx = calloc(1, sizeof(*ctx));
-	if (!cl || !k || !ctx)
-		abort();
-	cmdline_parse(cmdline_text, cl);
-	ktap_init(k);
-	ctx->k = k;
-	/* a result from before (stage 1's, from the handoff) */
-	struct ktap_test *s1 = ktap_add(k, "s1");
-	ktap_diag(s1, "stage1: it ran");
-	ktap_observe(s1, "ok");
-	const struct lab_test **rows = NULL;
-	long n = lab_select(tables, LAB_ALWAYS | LAB_IF_EXPECTED | LAB_LAST_IF_EXPECTED,
-			    cmdline_expect_cb, cl, k, &rows);
-	CHECK_INT(c, n, 5);
-	CHECK_INT(c, k->n, 6);
-	struct ktap_summary sum = lab_run(k, rows, (size_t)n, ctx, cl, emit, ctx);
-	CHECK_STR(c, ctx->out,
+	struct fixture f;
+	fixture_start(&f, cmdline_text, "ok", LAB_ALWAYS | LAB_IF_EXPECTED | LAB_LAST_IF_EXPECTED);
+	CHECK_INT(c, f.n, 5);
+	CHECK_INT(c, f.k->n, 6);
+	struct ktap_summary sum = fixture_run(&f);
+	CHECK_STR(c, f.ctx->out,
 		  "# lab: lab.expect.ghost=1 matches no test that ran\n"
 		  "KTAP version 1\n"
 		  "1..6\n"
@@ -139,48 +164,33 @@ static void t_run(struct check *c)
 		  "# evidence of last\n"
 		  "ok 6 last # observed=ok expected=ok\n"
 		  "# lab: verdict: pass (6 ok, 0 not ok)\n");
-	CHECK_INT(c, sum.ok, 6);
-	CHECK_INT(c, sum.not_ok, 0);
+	CHECK_SUM(c, sum, 6, 0);
 	/* pair_b was filled by pair_a's function: 4 calls, not 5 */
-	CHECK_INT(c, ctx->calls, 4);
+	CHECK_INT(c, f.ctx->calls, 4);
 	/* each result is out before the next function runs: a watchdog keeps them */
-	CHECK_INT(c, ctx->lines_at_call[0], 5);  /* note, header, plan, s1's two lines */
-	CHECK_INT(c, ctx->lines_at_call[1], 7);  /* + core's */
-	CHECK_INT(c, ctx->lines_at_call[2], 9);  /* + pair_a's, pair_b's */
-	CHECK_INT(c, ctx->lines_at_call[3], 11); /* + opt_yes's */
-	free(rows);
-	ktap_free(k);
-	free(k);
-	free(cl);
-	free(ctx);
+	CHECK_INT(c, f.ctx->lines_at_call[0], 5);  /* note, header, plan, s1's two lines */
+	CHECK_INT(c, f.ctx->lines_at_call[1], 7);  /* + core's */
+	CHECK_INT(c, f.ctx->lines_at_call[2], 9);  /* + pair_a's, pair_b's */
+	CHECK_INT(c, f.ctx->lines_at_call[3], 11); /* + opt_yes's */
+	fixture_end(&f);
 }
 
 /* Stage 1 stopping early: only what ran, then the last rows. */
 static void t_stop(struct check *c)
 {
-	struct cmdline *cl = malloc(sizeof(*cl));
-	struct ktap *k = malloc(sizeof(*k));
-	struct lab_ctx *ctx = calloc(1, sizeof(*ctx));
-	if (!cl || !k || !ctx)
-		abort();
-	cmdline_parse("lab.expect.s1=ENOENT lab.expect.last=ok", cl);
-	ktap_init(k);
-	ktap_observe(ktap_add(k, "s1"), "ENOENT");
-	const struct lab_test **rows = NULL;
-	long n = lab_select(tables, LAB_LAST_IF_EXPECTED, cmdline_expect_cb, cl, k, &rows);
-	struct ktap_summary sum = lab_run(k, rows, (size_t)n, ctx, cl, emit, ctx);
-	CHECK_STR(c, ctx->out,
+	struct fixture f;
+	fixture_start(&f, "lab.expect.s1=ENOENT lab.expect.last=ok", "ENOENT",
+		      LAB_LAST_IF_EXPECTED);
+	struct ktap_summary sum = fixture_run(&f);
+	CHECK_STR(c, f.ctx->out,
 		  "KTAP version 1\n1..2\n"
+		  "# stage1: it ran\n"
 		  "ok 1 s1 # observed=ENOENT expected=ENOENT\n"
 		  "# evidence of last\n"
 		  "ok 2 last # observed=ok expected=ok\n"
 		  "# lab: verdict: pass (2 ok, 0 not ok)\n");
 	CHECK_INT(c, sum.ok, 2);
-	free(rows);
-	ktap_free(k);
-	free(k);
-	free(cl);
-	free(ctx);
+	fixture_end(&f);
 }
 
 static const struct check_case cases[] = {
