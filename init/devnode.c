@@ -1,5 +1,6 @@
 /* devnode.c - devtmpfs after the switch: a device added now gets its node from kdevtmpfs
- * (devtmpfs_new_node), and where that kthread is rooted (kdevtmpfs_root). The tests: the table at the end. */
+ * (devtmpfs_new_node), and where that kthread is rooted (kdevtmpfs_root). The tests: the
+ * table at the end. */
 #define _GNU_SOURCE
 #include "fsinfo.h"
 #include "io.h"

@@ -1,7 +1,7 @@
 /* firmware.c - stage 2's firmware tests through CONFIG_TEST_FIRMWARE (lib/test_firmware.c):
  * writing a name to trigger_request loads it with request_firmware() in the writer's context;
  * trigger_async_request uses request_firmware_nowait(), whose load runs in a kworker, and
- * waits for it. /dev/test_firmware reads back what was loaded. See stage2_opt.h. */
+ * waits for it. /dev/test_firmware reads back what was loaded. The tests: the table at the end. */
 #define _GNU_SOURCE
 #include "escape.h"
 #include "fsinfo.h"

@@ -1,7 +1,8 @@
 /* stress.c - the stress tests: the paths a refcounting bug in the series would show on,
  * run many times after the switch, so that the debug kernel (KASAN, lockdep, kmemleak) sees
  * every reference taken and dropped. Each runs when the command line expects it; the count
- * comes from lab.stress.N (default LAB_STRESS_DEFAULT, labcfg.h). The tests: the table at the end. */
+ * comes from lab.stress.N (default LAB_STRESS_DEFAULT, labcfg.h). The tests: the table at
+ * the end. */
 #define _GNU_SOURCE
 #include "cmdline.h"
 #include "firmware.h"

@@ -1,6 +1,6 @@
 /* umh.c - stage 2's "umh" test: is a usermode helper started after the switch in PID 1's
  * root? The core_pattern pipe helper is one: the kernel starts it from a kworker when a task
- * dumps core. See stage2_opt.h and marker.h. */
+ * dumps core. The test: the table at the end; the marker: marker.h. */
 #define _GNU_SOURCE
 #include "fsinfo.h"
 #include "io.h"

@@ -39,9 +39,10 @@ static void t_words(struct check *c)
 {
 	struct cmdline *cl;
 	struct lab_config cfg = parse("lab.scenario=keep-initramfs lab.root=/dev/vda lab.switch=keep "
-	      "lab.fallback=legacy lab.watchdog=55 lab.pid1_unshare=1 lab.pid1_threads=newns lab.bench=1 "
-	      "lab.stress.umh=7 lab.stress.firmware=99999 lab.stress.userns=x "
-	      "lab.stress.marker_ms=250 lab.expect.kmemleak=0", &cl);
+				      "lab.fallback=legacy lab.watchdog=55 lab.pid1_unshare=1 "
+				      "lab.pid1_threads=newns lab.bench=1 lab.stress.umh=7 "
+				      "lab.stress.firmware=99999 lab.stress.userns=x "
+				      "lab.stress.marker_ms=250 lab.expect.kmemleak=0", &cl);
 	CHECK_STR(c, cfg.scenario, "keep-initramfs");
 	CHECK_STR(c, cfg.root, "/dev/vda");
 	CHECK_STR(c, cfg.switch_method, "keep");
@@ -61,8 +62,8 @@ static void t_not_quite(struct check *c)
 {
 	struct cmdline *cl;
 	/* only the exact words turn things on; the last word of a key wins */
-	struct lab_config cfg = parse("lab.fallback=none lab.pid1_unshare=2 lab.bench=yes lab.switch=legacy "
-	      "lab.switch=busybox lab.watchdog=-1", &cl);
+	struct lab_config cfg = parse("lab.fallback=none lab.pid1_unshare=2 lab.bench=yes "
+				      "lab.switch=legacy lab.switch=busybox lab.watchdog=-1", &cl);
 	CHECK_INT(c, cfg.fallback_legacy, 0);
 	CHECK_INT(c, cfg.pid1_unshare, 0);
 	CHECK_INT(c, cfg.bench, 0);
