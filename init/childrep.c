@@ -160,18 +160,20 @@ void childrep_run(struct ktap_test *const *t, int n, const char *who, childrep_f
 	free(buf);
 }
 
-void childrep_run_expected(struct ktap *k, const struct cmdline *cl, const char *const *names,
-			   int n, const char *who, childrep_fn fn)
+void childrep_run_rows(struct ktap *k, const struct lab_test *rows, int n, const char *who,
+		       childrep_fn fn)
 {
-	struct ktap_test *t[CHILDREP_MAX_TESTS];
-	int want[CHILDREP_MAX_TESTS], any = 0;
-	if (n > CHILDREP_MAX_TESTS)
-		n = CHILDREP_MAX_TESTS;
-	for (int i = 0; i < n; i++) {
-		want[i] = cmdline_expect(cl, names[i]) != NULL;
-		t[i] = want[i] ? ktap_add(k, names[i]) : NULL;
-		any |= want[i];
-	}
-	if (any)
+	struct ktap_test **t = calloc((size_t)n, sizeof(*t));
+	int *want = calloc((size_t)n, sizeof(*want));
+	if (!t || !want) { /* no test to report to: the rows print "unset" */
+		lab_report(NULL, WHO, ENOMEM, "calloc(%d) (%s)", n, who);
+	} else {
+		for (int i = 0; i < n; i++) {
+			t[i] = ktap_find(k, rows[i].name);
+			want[i] = t[i] != NULL;
+		}
 		childrep_run(t, n, who, fn, want);
+	}
+	free(t);
+	free(want);
 }

@@ -10,8 +10,8 @@
 #ifndef LAB_CHILDREP_H
 #define LAB_CHILDREP_H
 
-#include "cmdline.h"
 #include "ktap.h"
+#include "registry.h"
 
 /* Write one record to fd (the child's end of the pipe); the parent notices a lost one. */
 void childrep_say(int fd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -29,12 +29,9 @@ typedef void (*childrep_fn)(int fd, void *arg);
 void childrep_run(struct ktap_test *const *t, int n, const char *who, childrep_fn fn,
 		  void *arg);
 
-#define CHILDREP_MAX_TESTS 16
-
-/* The tests of names[0..n-1] (n <= CHILDREP_MAX_TESTS) that cl expects, added to k in that
- * order and run by one child: childrep_run() with fn's arg an int want[n], want[i] = 1 when
- * names[i] is expected. Nothing runs when none is. */
-void childrep_run_expected(struct ktap *k, const struct cmdline *cl, const char *const *names,
-			   int n, const char *who, childrep_fn fn);
+/* childrep_run() for the tests of rows[0..n-1] (a module's table) that k has (the ones
+ * selected for this boot): fn gets an int want[n], 1 for each of those. */
+void childrep_run_rows(struct ktap *k, const struct lab_test *rows, int n, const char *who,
+		       childrep_fn fn);
 
 #endif

@@ -1,11 +1,13 @@
 /* devnode.c - devtmpfs after the switch: a device added now gets its node from kdevtmpfs
- * (devtmpfs_new_node), and where that kthread is rooted (kdevtmpfs_root). See stage2_opt.h. */
+ * (devtmpfs_new_node), and where that kthread is rooted (kdevtmpfs_root). The tests: the
+ * table at the end. */
 #define _GNU_SOURCE
 #include "fsinfo.h"
 #include "io.h"
 #include "kthreadlist.h"
 #include "lab.h"
-#include "stage2_opt.h"
+#include "labctx.h"
+#include "testlist.h"
 #include "sys.h"
 
 #include <errno.h>
@@ -45,9 +47,9 @@ static int wait_node(const char *path, int want_present, struct stat *st, unsign
 	}
 }
 
-void test_devtmpfs_new_node(struct ktap *k)
+static void test_devtmpfs_new_node(struct lab_ctx *c, struct ktap_test *t)
 {
-	struct ktap_test *t = ktap_add(k, "devtmpfs_new_node");
+	(void)c;
 	int fd = open(LOOP_CONTROL, O_RDWR | O_CLOEXEC);
 	if (fd < 0) {
 		int e = lab_report(t, WHO, errno, "open(\"" LOOP_CONTROL "\", O_RDWR)");
@@ -115,9 +117,9 @@ void test_devtmpfs_new_node(struct ktap *k)
 	ktap_observe(t, observed);
 }
 
-void test_kdevtmpfs_root(struct ktap *k)
+static void test_kdevtmpfs_root(struct lab_ctx *c, struct ktap_test *t)
 {
-	struct ktap_test *t = ktap_add(k, "kdevtmpfs_root");
+	(void)c;
 	struct kthread_list *kl = malloc(sizeof(*kl));
 	char call[64];
 	int err = 0;
@@ -174,3 +176,13 @@ void test_kdevtmpfs_root(struct ktap *k)
 			  major(dev.st_dev), minor(dev.st_dev), (unsigned long long)dev.st_ino);
 	ktap_observe(t, root_type.s);
 }
+
+/* "devtmpfs_new_node": LOOP_CTL_ADD a loop device, wait 3 s for its /dev node (made by
+ * kdevtmpfs), LOOP_CTL_REMOVE it, wait for the node to go: created-and-removed, not-created,
+ * not-block, not-removed, add-ERRNO, remove-ERRNO, or the errno name of opening
+ * /dev/loop-control. "kdevtmpfs_root": the fs type of kdevtmpfs's root. */
+const struct lab_test lab_tests_devnode[] = {
+	{ "devtmpfs_new_node", test_devtmpfs_new_node, LAB_IF_EXPECTED },
+	{ "kdevtmpfs_root", test_kdevtmpfs_root, LAB_IF_EXPECTED },
+	LAB_TESTS_END,
+};

@@ -1,14 +1,16 @@
 /* firmware.c - stage 2's firmware tests through CONFIG_TEST_FIRMWARE (lib/test_firmware.c):
  * writing a name to trigger_request loads it with request_firmware() in the writer's context;
  * trigger_async_request uses request_firmware_nowait(), whose load runs in a kworker, and
- * waits for it. /dev/test_firmware reads back what was loaded. See stage2_opt.h. */
+ * waits for it. /dev/test_firmware reads back what was loaded. The tests: the table at the end. */
 #define _GNU_SOURCE
 #include "escape.h"
 #include "fsinfo.h"
 #include "io.h"
 #include "lab.h"
 #include "firmware.h"
-#include "stage2_opt.h"
+#include "kmsgdiag.h"
+#include "labctx.h"
+#include "testlist.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -22,32 +24,6 @@
 #define FW_DIR "/lib/firmware"
 #define FW_MAX FIRMWARE_MAX
 #define FW_SHOW 64
-
-/* Read all of path (a file or the misc device) into buf; the length, or -1 with *err. */
-static long read_all(const char *path, char *buf, size_t size, int *err)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		*err = errno;
-		return -1;
-	}
-	size_t len = 0;
-	while (len < size) {
-		ssize_t r = read(fd, buf + len, size - len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			*err = errno;
-			close(fd);
-			return -1;
-		}
-		if (r == 0)
-			break;
-		len += (size_t)r;
-	}
-	close(fd);
-	return (long)len;
-}
 
 static void diag_bytes(struct ktap_test *t, const char *what, const char *buf, long len)
 {
@@ -88,7 +64,7 @@ struct lab_name firmware_load(struct ktap_test *t, const char *name, int async, 
 		return errno_name(err);
 
 	int rerr = 0;
-	long glen = read_all(FW_DEV, got, sizeof(got), &rerr);
+	long glen = read_bytes(FW_DEV, got, sizeof(got), &rerr);
 	if (glen < 0) {
 		lab_report(t, WHO, rerr, "open/read(\"" FW_DEV "\")");
 		return errno_name(rerr);
@@ -112,7 +88,7 @@ long firmware_expected(struct ktap_test *t, const char *name, char *want, size_t
 	char path[256];
 	int err = 0;
 	snprintf(path, sizeof(path), FW_DIR "/%s", name);
-	long wlen = read_all(path, want, size, &err);
+	long wlen = read_bytes(path, want, size, &err);
 	if (wlen < 0)
 		ktap_diag(t, "our root's %s: %s (%s)", path, strerror(err), errno_name(err).s);
 	else if (t)
@@ -120,10 +96,9 @@ long firmware_expected(struct ktap_test *t, const char *name, char *want, size_t
 	return wlen;
 }
 
-void test_firmware(struct ktap *k, const char *test, const char *name, int async)
+static void firmware_test(struct ktap_test *t, const char *name, int async)
 {
 	const char *const needles[] = { name, "firmware", NULL };
-	struct ktap_test *t = ktap_add(k, test);
 	char want[FW_MAX];
 	int err = 0;
 
@@ -133,3 +108,32 @@ void test_firmware(struct ktap *k, const char *test, const char *name, int async
 	kmsg_diag_close(t, kfd, needles);
 	ktap_observe(t, r.s);
 }
+
+static void test_firmware_rootfs(struct lab_ctx *c, struct ktap_test *t)
+{
+	(void)c;
+	firmware_test(t, "lab-rootfs.bin", 0);
+}
+
+static void test_firmware_rootfs_async(struct lab_ctx *c, struct ktap_test *t)
+{
+	(void)c;
+	firmware_test(t, "lab-rootfs.bin", 1);
+}
+
+static void test_firmware_initramfs_only(struct lab_ctx *c, struct ktap_test *t)
+{
+	(void)c;
+	firmware_test(t, "lab-initramfs-only.bin", 0);
+}
+
+/* Request firmware NAME through CONFIG_TEST_FIRMWARE's trigger_request (the _async one:
+ * trigger_async_request, the load runs in a kworker). Observed: loaded (the content is
+ * /lib/firmware/NAME of our root, byte for byte), mismatch, or the errno name of the failed
+ * write to the trigger. */
+const struct lab_test lab_tests_firmware[] = {
+	{ "firmware_rootfs", test_firmware_rootfs, LAB_IF_EXPECTED },
+	{ "firmware_rootfs_async", test_firmware_rootfs_async, LAB_IF_EXPECTED },
+	{ "firmware_initramfs_only", test_firmware_initramfs_only, LAB_IF_EXPECTED },
+	LAB_TESTS_END,
+};

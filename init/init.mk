@@ -25,7 +25,8 @@ INIT_HOST_CC ?= cc
 INIT_HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -g -fsanitize=address,undefined \
 	-fno-omit-frame-pointer
 # each host test and the pure modules it links
-INIT_HOST_TESTS := cmdline ktap mountinfo fsinfo escape marker kmsg verdict leakreport
+INIT_HOST_TESTS := cmdline ktap mountinfo fsinfo escape marker kmsg verdict leakreport \
+	labcfg handoff registry
 INIT_TEST_MODS_cmdline := cmdline
 INIT_TEST_MODS_ktap := ktap
 INIT_TEST_MODS_mountinfo := mountinfo
@@ -35,6 +36,9 @@ INIT_TEST_MODS_marker := marker escape
 INIT_TEST_MODS_kmsg := kmsg
 INIT_TEST_MODS_verdict := verdict
 INIT_TEST_MODS_leakreport := leakreport
+INIT_TEST_MODS_labcfg := labcfg cmdline
+INIT_TEST_MODS_handoff := handoff ktap
+INIT_TEST_MODS_registry := registry ktap cmdline
 INIT_HOST_BINS := $(INIT_HOST_TESTS:%=$(BUILD)/host/init-test_%)
 
 .PHONY: init host-tests-init
@@ -57,7 +61,7 @@ $(INIT_MNTFUZZ_BIN): $(INIT_MNTFUZZ_SRCS) $(wildcard $(INIT_DIR)/fuzz/*.h) $(INI
 	@mv -f $@.tmp $@
 
 define INIT_HOST_TEST_RULE
-$(BUILD)/host/init-test_$(1): $(INIT_DIR)/tests/test_$(1).c $(INIT_DIR)/tests/check.h \
+$(BUILD)/host/init-test_$(1): $(INIT_DIR)/tests/test_$(1).c $(INIT_DIR)/tests/check.h $(INIT_DIR)/tests/ktapfix.h \
 		$(INIT_TEST_MODS_$(1):%=$(INIT_DIR)/%.c) $(INIT_HDRS) $(INIT_DIR)/init.mk
 	@mkdir -p $$(@D)
 	$(INIT_HOST_CC) $(INIT_HOST_CFLAGS) -o $$@ $(INIT_DIR)/tests/test_$(1).c \

@@ -43,7 +43,7 @@ void out_emit(void *ctx, const char *line, size_t len)
 	(void)write_all(*(const int *)ctx, line, len);
 }
 
-long read_file(const char *path, char *buf, size_t size, int *err)
+long read_bytes(const char *path, char *buf, size_t size, int *err)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
@@ -51,8 +51,8 @@ long read_file(const char *path, char *buf, size_t size, int *err)
 		return -1;
 	}
 	size_t len = 0;
-	while (len + 1 < size) {
-		ssize_t r = read(fd, buf + len, size - 1 - len);
+	while (len < size) {
+		ssize_t r = read(fd, buf + len, size - len);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0) {
@@ -65,8 +65,19 @@ long read_file(const char *path, char *buf, size_t size, int *err)
 		len += (size_t)r;
 	}
 	close(fd);
-	buf[len] = '\0';
 	return (long)len;
+}
+
+long read_file(const char *path, char *buf, size_t size, int *err)
+{
+	if (size == 0) {
+		*err = EINVAL;
+		return -1;
+	}
+	long len = read_bytes(path, buf, size - 1, err);
+	if (len >= 0)
+		buf[len] = '\0';
+	return len;
 }
 
 int write_file(const char *path, int flags, const char *buf, size_t len, int *err,

@@ -1,11 +1,12 @@
 /* keep.c - the lab.switch=keep tests: after pivot_root(".", "run/initramfs") the old root,
  * the initramfs, stays mounted at /run/initramfs with all its files (and memory) until it is
- * unmounted. See stage2_opt.h. */
+ * unmounted. The tests: the table at the end. */
 #define _GNU_SOURCE
 #include "fsinfo.h"
 #include "io.h"
 #include "lab.h"
-#include "stage2_opt.h"
+#include "labctx.h"
+#include "testlist.h"
 #include "verdict.h"
 
 #include <errno.h>
@@ -59,9 +60,9 @@ static int kept_is_mount(struct ktap_test *t)
 	return mounted;
 }
 
-void test_initramfs_kept(struct ktap *k)
+static void test_initramfs_kept(struct lab_ctx *c, struct ktap_test *t)
 {
-	struct ktap_test *t = ktap_add(k, "initramfs_kept");
+	(void)c;
 	int mounted = kept_is_mount(t);
 	int e_init = diag_file(t, KEPT "/init");
 	int e_ballast = diag_file(t, KEPT "/ballast");
@@ -97,9 +98,9 @@ static int shmem_freed(struct ktap_test *t, long before_kb, long *freed_kb, long
 	return 0;
 }
 
-void test_initramfs_kept_memory(struct ktap *k, long shmem_before_kb, long ballast_kb)
+static void test_initramfs_kept_memory(struct lab_ctx *c, struct ktap_test *t)
 {
-	struct ktap_test *t = ktap_add(k, "initramfs_kept_memory");
+	long shmem_before_kb = c->h.shmem_before_kb, ballast_kb = c->h.ballast_kb;
 	if (ballast_kb <= 0 || shmem_before_kb < 0) {
 		ktap_diag(t, "ballast %ld kB, Shmem before %ld kB: nothing to measure", ballast_kb,
 			  shmem_before_kb);
@@ -119,9 +120,9 @@ void test_initramfs_kept_memory(struct ktap *k, long shmem_before_kb, long balla
 	ktap_observe(t, memory_verdict(freed, ballast_kb));
 }
 
-void test_initramfs_release(struct ktap *k, long shmem_before_kb, long ballast_kb)
+static void test_initramfs_release(struct lab_ctx *c, struct ktap_test *t)
 {
-	struct ktap_test *t = ktap_add(k, "initramfs_release");
+	long shmem_before_kb = c->h.shmem_before_kb, ballast_kb = c->h.ballast_kb;
 	long freed = 0, now = 0;
 	int err = 0;
 	if (shmem_before_kb >= 0 && shmem_freed(t, shmem_before_kb, &freed, &now) == 0)
@@ -160,3 +161,17 @@ void test_initramfs_release(struct ktap *k, long shmem_before_kb, long ballast_k
 	kept_is_mount(t);
 	ktap_observe(t, memory_verdict(freed, ballast_kb));
 }
+
+/* lab.switch=keep leaves the initramfs mounted at /run/initramfs.
+ * "initramfs_kept": visible (/run/initramfs/init and /run/initramfs/ballast exist),
+ * not-mounted (/run/initramfs is a plain directory of the root), or init=X,ballast=Y.
+ * "initramfs_kept_memory": Shmem freed since stage 1 mounted the root, against the ballast:
+ * held, partial, given-back (verdict.h), or no-ballast.
+ * "initramfs_release": umount2("/run/initramfs", MNT_DETACH), then poll Shmem for 2 s:
+ * given-back, partial, held, or the errno name of umount2. */
+const struct lab_test lab_tests_keep[] = {
+	{ "initramfs_kept", test_initramfs_kept, LAB_IF_EXPECTED },
+	{ "initramfs_kept_memory", test_initramfs_kept_memory, LAB_IF_EXPECTED },
+	{ "initramfs_release", test_initramfs_release, LAB_IF_EXPECTED },
+	LAB_TESTS_END,
+};

@@ -1,12 +1,13 @@
 /* kmemleak.c - the "kmemleak" test, last of every boot: the count of the leaks kmemleak
  * reports (0 on a debug kernel when the series leaks nothing), or "unavailable" when the
- * kernel has no kmemleak. See stage2_opt.h. */
+ * kernel has no kmemleak. The tests: the table at the end. */
 #define _GNU_SOURCE
 #include "fsinfo.h"
 #include "io.h"
 #include "lab.h"
 #include "leakreport.h"
-#include "stage2_opt.h"
+#include "labctx.h"
+#include "testlist.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -94,9 +95,9 @@ static void show_first(struct ktap_test *t, const char *text, struct leak_report
 	}
 }
 
-void test_kmemleak(struct ktap *k)
+static void test_kmemleak(struct lab_ctx *c, struct ktap_test *t)
 {
-	struct ktap_test *t = ktap_add(k, "kmemleak");
+	(void)c;
 	int e = find_kmemleak(t);
 	if (e == ENOENT || e == ENODEV) {
 		ktap_diag(t, "no " KMEMLEAK ": the kernel has no CONFIG_DEBUG_KMEMLEAK");
@@ -135,3 +136,11 @@ void test_kmemleak(struct ktap *k)
 	free(text);
 	ktap_observef(t, "%zu", r.count);
 }
+
+/* "kmemleak", the last test of a boot (stage 1 runs it too when it stops): mount debugfs,
+ * wait out kmemleak's minimum object age, scan twice, count the reports (the first one is
+ * quoted): the count ("0"), "unavailable" without CONFIG_DEBUG_KMEMLEAK, or an errno name. */
+const struct lab_test lab_tests_kmemleak[] = {
+	{ "kmemleak", test_kmemleak, LAB_LAST_IF_EXPECTED },
+	LAB_TESTS_END,
+};

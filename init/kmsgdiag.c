@@ -1,8 +1,8 @@
-/* kmsgdiag.c - kernel messages as diag lines of a test (see stage2_opt.h). */
+/* kmsgdiag.c - kernel messages as diag lines of a test (see kmsgdiag.h). */
 #define _GNU_SOURCE
 #include "kmsg.h"
 #include "lab.h"
-#include "stage2_opt.h"
+#include "kmsgdiag.h"
 
 #include <stdio.h>
 #include <string.h>

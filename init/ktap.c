@@ -2,12 +2,22 @@
 #include "ktap.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 void ktap_init(struct ktap *k)
 {
-	k->n = 0;
+	k->n = k->cap = 0;
 	k->dropped = 0;
+	k->t = NULL;
+}
+
+void ktap_free(struct ktap *k)
+{
+	for (size_t i = 0; i < k->n; i++)
+		free(k->t[i]);
+	free(k->t);
+	ktap_init(k);
 }
 
 static void copy_clean(char *dst, size_t cap, const char *src, int observed)
@@ -26,11 +36,23 @@ static void copy_clean(char *dst, size_t cap, const char *src, int observed)
 
 struct ktap_test *ktap_add(struct ktap *k, const char *name)
 {
-	if (k->n >= KTAP_MAX_TESTS) {
+	if (k->n == k->cap) {
+		size_t cap = k->cap ? 2 * k->cap : 32;
+		struct ktap_test **v = realloc(k->t, cap * sizeof(*v));
+		if (!v) {
+			k->dropped++;
+			return NULL;
+		}
+		k->t = v;
+		k->cap = cap;
+	}
+	struct ktap_test *t = malloc(sizeof(*t));
+	if (!t) {
 		k->dropped++;
 		return NULL;
 	}
-	struct ktap_test *t = &k->t[k->n++];
+	k->t[k->n++] = t;
+	t->observed_set = 0;
 	copy_clean(t->name, sizeof(t->name), name, 1);
 	snprintf(t->observed, sizeof(t->observed), "unset");
 	t->diag_len = 0;
@@ -44,6 +66,7 @@ void ktap_observe(struct ktap_test *t, const char *observed)
 	if (!t)
 		return;
 	copy_clean(t->observed, sizeof(t->observed), observed && *observed ? observed : "empty", 1);
+	t->observed_set = 1;
 }
 
 void ktap_observef(struct ktap_test *t, const char *fmt, ...)
@@ -113,15 +136,15 @@ void ktap_diag(struct ktap_test *t, const char *fmt, ...)
 struct ktap_test *ktap_find(struct ktap *k, const char *name)
 {
 	for (size_t i = 0; i < k->n; i++)
-		if (strcmp(k->t[i].name, name) == 0)
-			return &k->t[i];
+		if (strcmp(k->t[i]->name, name) == 0)
+			return k->t[i];
 	return NULL;
 }
 
 int ktap_has(const struct ktap *k, const char *name)
 {
 	for (size_t i = 0; i < k->n; i++)
-		if (strcmp(k->t[i].name, name) == 0)
+		if (strcmp(k->t[i]->name, name) == 0)
 			return 1;
 	return 0;
 }
@@ -143,44 +166,58 @@ static void emit_line(ktap_emit_fn emit, void *ctx, const char *fmt, ...)
 	emit(ctx, line, len);
 }
 
+void ktap_emit_header(size_t plan, ktap_emit_fn emit, void *ctx)
+{
+	emit_line(emit, ctx, "KTAP version 1");
+	emit_line(emit, ctx, "1..%zu", plan);
+}
+
+void ktap_emit_result(const struct ktap_test *t, size_t number, ktap_expect_fn expect,
+		      const void *ectx, ktap_emit_fn emit, void *ctx, struct ktap_summary *sum)
+{
+	for (const char *s = t->diag; *s; ) {
+		const char *nl = strchr(s, '\n');
+		int len = (int)(nl ? nl - s : (long)strlen(s));
+		emit_line(emit, ctx, "# %.*s", len, s);
+		s += len + (nl ? 1 : 0);
+	}
+	if (t->diag_dropped)
+		emit_line(emit, ctx, "# (%zu more diagnostic lines dropped)", t->diag_dropped);
+	const char *want = expect ? expect(ectx, t->name) : NULL;
+	if (!want) {
+		sum->not_ok++;
+		emit_line(emit, ctx, "not ok %zu %s # observed=%s, no expectation", number, t->name,
+			  t->observed);
+		return;
+	}
+	int ok = strcmp(want, t->observed) == 0;
+	if (ok)
+		sum->ok++;
+	else
+		sum->not_ok++;
+	emit_line(emit, ctx, "%s %zu %s # observed=%s expected=%s", ok ? "ok" : "not ok", number,
+		  t->name, t->observed, want);
+}
+
+void ktap_emit_verdict(size_t dropped, struct ktap_summary *sum, ktap_emit_fn emit, void *ctx)
+{
+	if (dropped) {
+		sum->not_ok += dropped;
+		emit_line(emit, ctx, "# lab: %zu tests could not be allocated", dropped);
+	}
+	int pass = sum->not_ok == 0 && sum->ok > 0;
+	emit_line(emit, ctx, "# lab: verdict: %s (%zu ok, %zu not ok)", pass ? "pass" : "fail",
+		  sum->ok, sum->not_ok);
+}
+
 struct ktap_summary ktap_render(const struct ktap *k, ktap_expect_fn expect, const void *ectx,
 				ktap_emit_fn emit, void *ctx)
 {
 	struct ktap_summary sum = { 0, 0 };
-	emit_line(emit, ctx, "KTAP version 1");
-	emit_line(emit, ctx, "1..%zu", k->n);
-	for (size_t i = 0; i < k->n; i++) {
-		const struct ktap_test *t = &k->t[i];
-		for (const char *s = t->diag; *s; ) {
-			const char *nl = strchr(s, '\n');
-			int len = (int)(nl ? nl - s : (long)strlen(s));
-			emit_line(emit, ctx, "# %.*s", len, s);
-			s += len + (nl ? 1 : 0);
-		}
-		if (t->diag_dropped)
-			emit_line(emit, ctx, "# (%zu more diagnostic lines dropped)", t->diag_dropped);
-		const char *want = expect ? expect(ectx, t->name) : NULL;
-		if (!want) {
-			sum.not_ok++;
-			emit_line(emit, ctx, "not ok %zu %s # observed=%s, no expectation",
-				  i + 1, t->name, t->observed);
-		} else {
-			int ok = strcmp(want, t->observed) == 0;
-			if (ok)
-				sum.ok++;
-			else
-				sum.not_ok++;
-			emit_line(emit, ctx, "%s %zu %s # observed=%s expected=%s",
-				  ok ? "ok" : "not ok", i + 1, t->name, t->observed, want);
-		}
-	}
-	if (k->dropped) {
-		sum.not_ok += k->dropped;
-		emit_line(emit, ctx, "# lab: %zu tests did not fit in the table", k->dropped);
-	}
-	int pass = sum.not_ok == 0 && sum.ok > 0;
-	emit_line(emit, ctx, "# lab: verdict: %s (%zu ok, %zu not ok)",
-		  pass ? "pass" : "fail", sum.ok, sum.not_ok);
+	ktap_emit_header(k->n, emit, ctx);
+	for (size_t i = 0; i < k->n; i++)
+		ktap_emit_result(k->t[i], i + 1, expect, ectx, emit, ctx, &sum);
+	ktap_emit_verdict(k->dropped, &sum, emit, ctx);
 	return sum;
 }
 

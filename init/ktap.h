@@ -14,7 +14,6 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define KTAP_MAX_TESTS 48
 #define KTAP_NAME_MAX 48
 #define KTAP_VALUE_MAX 128
 #define KTAP_DIAG_LINE_MAX 400   /* text of one diag line, without "# " and '\n' */
@@ -28,12 +27,14 @@ struct ktap_test {
 	char diag[KTAP_DIAG_MAX]; /* lines, each ending in '\n' */
 	size_t diag_len;
 	size_t diag_dropped; /* lines that did not fit */
+	int observed_set;    /* ktap_observe() was called: the test has its result */
 };
 
+/* No ceiling: the tests are allocated one by one, so a pointer to one stays valid. */
 struct ktap {
-	size_t n;
-	size_t dropped; /* tests that did not fit */
-	struct ktap_test t[KTAP_MAX_TESTS];
+	size_t n, cap;
+	size_t dropped; /* tests that could not be allocated */
+	struct ktap_test **t;
 };
 
 struct ktap_summary {
@@ -46,7 +47,9 @@ typedef const char *(*ktap_expect_fn)(const void *ctx, const char *name);
 typedef void (*ktap_emit_fn)(void *ctx, const char *line, size_t len);
 
 void ktap_init(struct ktap *k);
-/* A new test with observed "unset"; NULL (and k->dropped++) when the table is full. */
+/* Free every test (k itself is the caller's). */
+void ktap_free(struct ktap *k);
+/* A new test with observed "unset"; NULL (and k->dropped++) when memory runs out. */
 struct ktap_test *ktap_add(struct ktap *k, const char *name);
 /* Set the observed value: whitespace and '#' become '_', truncated to fit. NULL t is a no-op. */
 void ktap_observe(struct ktap_test *t, const char *observed);
@@ -59,7 +62,15 @@ void ktap_diag(struct ktap_test *t, const char *fmt, ...)
 struct ktap_test *ktap_find(struct ktap *k, const char *name);
 int ktap_has(const struct ktap *k, const char *name);
 
-/* Emit the document line by line. */
+/* The document in pieces, so that each result can be printed as soon as it is known:
+ * the header and the plan, one result (its diag lines, then "ok N NAME # ..."; added to *sum),
+ * the verdict line (dropped: tests that could not be allocated, counted as not ok). */
+void ktap_emit_header(size_t plan, ktap_emit_fn emit, void *ctx);
+void ktap_emit_result(const struct ktap_test *t, size_t number, ktap_expect_fn expect,
+		      const void *ectx, ktap_emit_fn emit, void *ctx, struct ktap_summary *sum);
+void ktap_emit_verdict(size_t dropped, struct ktap_summary *sum, ktap_emit_fn emit, void *ctx);
+
+/* Emit the whole document line by line. */
 struct ktap_summary ktap_render(const struct ktap *k, ktap_expect_fn expect, const void *ectx,
 				ktap_emit_fn emit, void *ctx);
 struct ktap_summary ktap_fprint(const struct ktap *k, ktap_expect_fn expect, const void *ectx,

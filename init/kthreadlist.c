@@ -3,12 +3,14 @@
 #include "kthreadlist.h"
 #include "fsinfo.h"
 #include "io.h"
+#include "lab.h"
 #include "sys.h"
 
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int kthread_list_read(struct kthread_list *kl, int *err, char *call, size_t callsize)
@@ -83,4 +85,24 @@ int kthread_list_pid_of(const struct kthread_list *kl, const char *comm)
 		if (strcmp(kl->t[i].comm, comm) == 0)
 			return kl->t[i].pid;
 	return -1;
+}
+
+struct kthread_list *kthread_list_for_test(struct ktap_test *t, const char *who,
+					   const char *fail_word)
+{
+	struct kthread_list *kl = malloc(sizeof(*kl));
+	char call[64] = "malloc(struct kthread_list)";
+	int err = ENOMEM;
+	if (!kl || kthread_list_read(kl, &err, call, sizeof(call)) < 0) {
+		lab_report(t, who, err, "%s", call);
+		ktap_observe(t, fail_word ? fail_word : errno_name(err).s);
+		free(kl);
+		return NULL;
+	}
+	if (kl->unreadable)
+		ktap_diag(t, "%zu /proc/PID/stat not read; the first: %s", kl->unreadable,
+			  kl->first_error);
+	if (kl->more)
+		ktap_diag(t, "more than %d kthreads: %zu not listed", KTHREAD_LIST_MAX, kl->more);
+	return kl;
 }

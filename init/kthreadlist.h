@@ -3,6 +3,8 @@
 #ifndef LAB_KTHREADLIST_H
 #define LAB_KTHREADLIST_H
 
+#include "ktap.h"
+
 #include <stddef.h>
 
 #define KTHREAD_LIST_MAX 256
@@ -24,6 +26,11 @@ struct kthread_list {
 /* Fill *kl in /proc order. 0, or -1 with *err and the failed call in call[callsize]
  * (a /proc/PID that goes away while we read it is skipped and counted). */
 int kthread_list_read(struct kthread_list *kl, int *err, char *call, size_t callsize);
+/* For a test: the list (malloc'ed, free() it), or NULL after a report to t (the failed call,
+ * as who) and t observing fail_word (NULL: the errno name); the unreadable entries and those
+ * that did not fit are diag lines of t. */
+struct kthread_list *kthread_list_for_test(struct ktap_test *t, const char *who,
+					   const char *fail_word);
 /* The entry of pid, or NULL. */
 const struct kthread *kthread_list_find(const struct kthread_list *kl, int pid);
 /* The pid of the first kthread called comm, or -1. */

@@ -1,11 +1,12 @@
 /* kthreads.c - where the kernel threads are, including ones created after the switch:
- * kthreads_after_switch, kthread_kcmp, kthread_initramfs_refs. See stage2_opt.h. */
+ * kthreads_after_switch, kthread_kcmp, kthread_initramfs_refs. The tests: the table at the end. */
 #define _GNU_SOURCE
 #include "fsinfo.h"
 #include "io.h"
 #include "kthreadlist.h"
 #include "lab.h"
-#include "stage2_opt.h"
+#include "labctx.h"
+#include "testlist.h"
 #include "sys.h"
 #include "verdict.h"
 
@@ -28,28 +29,6 @@
 /* A nice value no worker pool has at boot (per-CPU and unbound pools are 0 and -20): an
  * unbound workqueue set to it needs a new pool, and a new pool starts a new kworker. */
 #define WQ_NICE "-7"
-
-static struct kthread_list *list_or_report(struct ktap_test *t)
-{
-	struct kthread_list *kl = malloc(sizeof(*kl));
-	char call[64];
-	int err = 0;
-	if (!kl) {
-		lab_report(t, WHO, ENOMEM, "malloc(%zu)", sizeof(*kl));
-		return NULL;
-	}
-	if (kthread_list_read(kl, &err, call, sizeof(call)) < 0) {
-		lab_report(t, WHO, err, "%s", call);
-		free(kl);
-		return NULL;
-	}
-	if (kl->unreadable)
-		ktap_diag(t, "%zu /proc/PID/stat not read; the first: %s", kl->unreadable,
-			  kl->first_error);
-	if (kl->more)
-		ktap_diag(t, "more than %d kthreads: %zu not listed", KTHREAD_LIST_MAX, kl->more);
-	return kl;
-}
 
 /* The fs type of /proc/PID/root into *nm; 0, or the errno of statfs(). */
 static int root_type(int pid, struct lab_name *nm)
@@ -128,24 +107,21 @@ static void make_kthreads(struct ktap_test *t)
 		ktap_diag(t, "no workqueue of " WQ_DIR " took a new nice value");
 }
 
-void test_kthreads_after_switch(struct ktap *k)
+static void test_kthreads_after_switch(struct lab_ctx *c, struct ktap_test *t)
 {
-	struct ktap_test *t = ktap_add(k, "kthreads_after_switch");
-	struct kthread_list *before = list_or_report(t);
-	if (!before) {
-		ktap_observe(t, "no-list");
+	(void)c;
+	struct kthread_list *before = kthread_list_for_test(t, WHO, "no-list");
+	if (!before)
 		return;
-	}
 	int maxpid = 0;
 	for (size_t i = 0; i < before->n; i++)
 		if (before->t[i].pid > maxpid)
 			maxpid = before->t[i].pid;
 	ktap_diag(t, "before: %zu kthreads, the newest pid %d", before->n, maxpid);
 	make_kthreads(t);
-	struct kthread_list *after = list_or_report(t);
+	struct kthread_list *after = kthread_list_for_test(t, WHO, "no-list");
 	if (!after) {
 		free(before);
-		ktap_observe(t, "no-list");
 		return;
 	}
 	const char *types[KTHREAD_LIST_MAX];
@@ -180,14 +156,12 @@ static long kcmp_fs(int pid1, int pid2)
 	return r < 0 ? -errno : r;
 }
 
-void test_kthread_kcmp(struct ktap *k)
+static void test_kthread_kcmp(struct lab_ctx *c, struct ktap_test *t)
 {
-	struct ktap_test *t = ktap_add(k, "kthread_kcmp");
-	struct kthread_list *kl = list_or_report(t);
-	if (!kl) {
-		ktap_observe(t, "no-list");
+	(void)c;
+	struct kthread_list *kl = kthread_list_for_test(t, WHO, "no-list");
+	if (!kl)
 		return;
-	}
 	size_t shared = 0, distinct = 0, kdev_shared = 0, kdev_distinct = 0, gone = 0;
 	for (size_t i = 0; i < kl->n; i++) {
 		const struct kthread *kt = &kl->t[i];
@@ -248,9 +222,9 @@ static const char *where(const char *path, dev_t ext4, dev_t initramfs, int have
 	return "";
 }
 
-void test_kthread_initramfs_refs(struct ktap *k, const char *initramfs_dev)
+static void test_kthread_initramfs_refs(struct lab_ctx *c, struct ktap_test *t)
 {
-	struct ktap_test *t = ktap_add(k, "kthread_initramfs_refs");
+	const char *initramfs_dev = c->h.initramfs_dev[0] ? c->h.initramfs_dev : NULL;
 	struct stat root;
 	if (stat("/", &root) < 0) {
 		int e = errno;
@@ -264,11 +238,9 @@ void test_kthread_initramfs_refs(struct ktap *k, const char *initramfs_dev)
 	ktap_diag(t, "the ext4 root is dev %u:%u; the initramfs was dev %s (stage 1's stat(\"/\"))",
 		  major(root.st_dev), minor(root.st_dev),
 		  have_initramfs ? initramfs_dev : "unknown: no initramfs");
-	struct kthread_list *kl = list_or_report(t);
-	if (!kl) {
-		ktap_observe(t, "no-list");
+	struct kthread_list *kl = kthread_list_for_test(t, WHO, "no-list");
+	if (!kl)
 		return;
-	}
 	static const char *const what[2] = { "root", "cwd" };
 	const char *found[2 * KTHREAD_LIST_MAX];
 	char words[4][24]; /* ext4-root ext4-cwd initramfs-root initramfs-cwd */
@@ -309,3 +281,20 @@ void test_kthread_initramfs_refs(struct ktap *k, const char *initramfs_dev)
 	ktap_observe(t, nf ? set : "none");
 	free(kl);
 }
+
+/* Kernel threads, including ones created after the switch.
+ * "kthreads_after_switch": list the kthreads, make the kernel start new ones (three async
+ * TEST_FIRMWARE loads, a new nice value for an unbound workqueue: a new worker pool), list
+ * again: the sorted set of the root fs types of the new kthreads, or none-new. First, so that
+ * the two after it see the new kthreads too.
+ * "kthread_kcmp": kcmp(1, PID, KCMP_FS) for every kthread: shared, distinct, mixed
+ * (verdict.h; kdevtmpfs counted apart).
+ * "kthread_initramfs_refs": the kthreads whose root or cwd is on the ext4 root or on the
+ * initramfs (st_dev from stage 1): the sorted set of ext4-root, ext4-cwd, initramfs-root,
+ * initramfs-cwd found, or none. */
+const struct lab_test lab_tests_kthreads[] = {
+	{ "kthreads_after_switch", test_kthreads_after_switch, LAB_IF_EXPECTED },
+	{ "kthread_kcmp", test_kthread_kcmp, LAB_IF_EXPECTED },
+	{ "kthread_initramfs_refs", test_kthread_initramfs_refs, LAB_IF_EXPECTED },
+	LAB_TESTS_END,
+};

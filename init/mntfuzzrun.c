@@ -1,12 +1,13 @@
 /* mntfuzzrun.c - "mntfuzz": run /sbin/lab-mntfuzz (init/fuzz/) on the real root and report
  * what it found. Its "# " lines become the test's diag lines; its last line says ok or which
  * invariant broke. lab.fuzz.seed=N|random (default random: the clock) and
- * lab.fuzz.seconds=N (default 10) come from the command line. See stage2_opt.h. */
+ * lab.fuzz.seconds=N (default 10) come from the command line (labcfg.h). */
 #define _GNU_SOURCE
 #include "fsinfo.h"
 #include "io.h"
 #include "lab.h"
-#include "stage2_opt.h"
+#include "labctx.h"
+#include "testlist.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -22,9 +23,8 @@
 #define MNTFUZZ "/sbin/lab-mntfuzz"
 #define OUT_MAX 65536
 
-static unsigned long long fuzz_seed(const struct cmdline *cl)
+static unsigned long long fuzz_seed(const char *v)
 {
-	const char *v = cmdline_get(cl, "lab.fuzz.seed");
 	if (v && strcmp(v, "random") != 0)
 		return strtoull(v, NULL, 0);
 	struct timespec ts;
@@ -47,12 +47,12 @@ static size_t slurp(int fd, char *buf, size_t size)
 	return len;
 }
 
-void test_mntfuzz(struct ktap *k, const struct cmdline *cl, const char *initramfs_dev)
+static void test_mntfuzz(struct lab_ctx *lc, struct ktap_test *t)
 {
-	struct ktap_test *t = ktap_add(k, "mntfuzz");
+	const char *initramfs_dev = lc->h.initramfs_dev;
 	char seed[32], secs[16];
-	snprintf(seed, sizeof(seed), "%llu", fuzz_seed(cl));
-	snprintf(secs, sizeof(secs), "%lu", cmdline_get_ulong(cl, "lab.fuzz.seconds", 10));
+	snprintf(seed, sizeof(seed), "%llu", fuzz_seed(lc->cfg->fuzz_seed));
+	snprintf(secs, sizeof(secs), "%u", lc->cfg->fuzz_seconds);
 	char *argv[] = { MNTFUZZ, "--seed", seed, "--seconds", secs, NULL, NULL, NULL };
 	if (initramfs_dev && *initramfs_dev) {
 		argv[5] = "--initramfs-dev";
@@ -120,3 +120,12 @@ void test_mntfuzz(struct ktap *k, const struct cmdline *cl, const char *initramf
 		ktap_observe(t, "setup-failed");
 	free(buf);
 }
+
+/* "mntfuzz": /sbin/lab-mntfuzz (init/fuzz/mntfuzz.c) with lab.fuzz.seed and lab.fuzz.seconds
+ * and the initramfs's MAJ:MIN; its "# " lines become diag lines. Observed: ok,
+ * broken-INVARIANT, crashed-SIGNAL, setup-failed, no-result, or an errno name. testlist.c
+ * runs it before kmemleak: what it leaks counts. */
+const struct lab_test lab_tests_mntfuzz[] = {
+	{ "mntfuzz", test_mntfuzz, LAB_IF_EXPECTED },
+	LAB_TESTS_END,
+};

@@ -3,11 +3,13 @@
  * then the main thread calls unshare(CLONE_FS) (lab.pid1_threads=fs, the default) or
  * unshare(CLONE_NEWNS) (lab.pid1_threads=newns), which gives only the caller a copy. The thread
  * did nothing; afterwards it reports the fs type of its "/" and whether it can still open
- * /etc/lab-root. See stage2_opt.h. */
+ * /etc/lab-root. The tests: the table at the end. */
 #define _GNU_SOURCE
 #include "fsinfo.h"
 #include "lab.h"
-#include "stage2_opt.h"
+#include "kmsgdiag.h"
+#include "labctx.h"
+#include "testlist.h"
 #include "sys.h"
 
 #include <errno.h>
@@ -93,10 +95,9 @@ static void diag_view(struct ktap_test *t, const struct thread_view *v, const ch
 		  kcmp_word(v->kcmp_pid1).s, kcmp_word(v->kcmp_kthreadd).s);
 }
 
-void test_pid1_threads(struct ktap *k, const struct cmdline *cl)
+static void test_pid1_threads(struct lab_ctx *lc, struct ktap_test *t)
 {
-	struct ktap_test *t = ktap_add(k, "pid1_threads");
-	const char *mode = cmdline_get(cl, "lab.pid1_threads");
+	const char *mode = lc->cfg->pid1_threads;
 	int newns = mode && strcmp(mode, "newns") == 0;
 	if (mode && !newns && strcmp(mode, "fs") != 0) {
 		ktap_diag(t, "lab.pid1_threads=%s: want fs or newns", mode);
@@ -162,3 +163,13 @@ void test_pid1_threads(struct ktap *k, const struct cmdline *cl)
 	}
 	ktap_observef(t, "%s:%s", c.after.root.s, c.after.open.s);
 }
+
+/* "pid1_threads": PID 1 starts a thread sharing its fs_struct, the main thread calls
+ * unshare(CLONE_FS) (lab.pid1_threads=fs, default) or unshare(CLONE_NEWNS) (=newns); the
+ * thread then reports "ROOTFS:OPEN": the fs type of its "/" and "ok" or the errno name of
+ * open("/etc/lab-root"); or unshare-ERRNO, thread-ERRNO, pipe-ERRNO, join-ERRNO, bad-mode.
+ * It changes PID 1's fs state for good: testlist.c runs it after the others. */
+const struct lab_test lab_tests_pid1threads[] = {
+	{ "pid1_threads", test_pid1_threads, LAB_IF_EXPECTED },
+	LAB_TESTS_END,
+};

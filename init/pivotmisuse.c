@@ -9,12 +9,13 @@
  *   pivot_misuse_control          pivot_root(".", ".") on a fresh tmpfs mount, then
  *                                 umount2(".", MNT_DETACH): the correct use, for contrast
  * Each observes ok or the errno name. One child runs the cases cl expects, in this order, and
- * reports over a pipe (childrep.h). See stage2_opt.h. */
+ * reports over a pipe (childrep.h). The tests: the table at the end. */
 #define _GNU_SOURCE
 #include "childrep.h"
 #include "fsinfo.h"
 #include "lab.h"
-#include "stage2_opt.h"
+#include "labctx.h"
+#include "testlist.h"
 
 #include <errno.h>
 #include <grp.h>
@@ -31,11 +32,8 @@
 #define BASE "/mnt"
 
 enum { C_NOT_MP, C_OUTSIDE, C_BUSY, C_CHROOT, C_UNPRIV, C_SHARED, C_CONTROL, C_N };
-static const char *const case_test[C_N] = {
-	"pivot_misuse_not_mountpoint", "pivot_misuse_put_old_outside", "pivot_misuse_root_busy",
-	"pivot_misuse_chrooted", "pivot_misuse_unprivileged", "pivot_misuse_shared",
-	"pivot_misuse_control",
-};
+/* the name of case i: its row of the table at the end */
+#define case_test(i) (lab_tests_pivotmisuse[i].name)
 
 static int sys_pivot_root(const char *new_root, const char *put_old)
 {
@@ -76,8 +74,8 @@ static void in_grandchild(int fd, int test, void (*body)(int fd, int test))
 	pid_t pid = fork();
 	if (pid < 0) {
 		int e = errno;
-		childrep_say(fd, "D %s fork() failed: %s", case_test[test], strerror(e));
-		childrep_say(fd, "R %s fork-%s", case_test[test], errno_name(e).s);
+		childrep_say(fd, "D %s fork() failed: %s", case_test(test), strerror(e));
+		childrep_say(fd, "R %s fork-%s", case_test(test), errno_name(e).s);
 		return;
 	}
 	if (pid == 0) {
@@ -86,7 +84,7 @@ static void in_grandchild(int fd, int test, void (*body)(int fd, int test))
 	}
 	int st;
 	if (waitpid(pid, &st, 0) < 0)
-		childrep_say(fd, "D %s waitpid(%d) failed: %s", case_test[test], (int)pid,
+		childrep_say(fd, "D %s waitpid(%d) failed: %s", case_test(test), (int)pid,
 			     strerror(errno));
 }
 
@@ -95,13 +93,13 @@ static void chrooted(int fd, int test)
 	if (chroot(BASE "/dir") < 0 || chdir("/m") < 0) {
 		int e = errno;
 		childrep_say(fd, "D %s chroot(\"" BASE "/dir\")/chdir(\"/m\") failed: %s",
-			     case_test[test], strerror(e));
-		childrep_say(fd, "R %s setup-%s", case_test[test], errno_name(e).s);
+			     case_test(test), strerror(e));
+		childrep_say(fd, "R %s setup-%s", case_test(test), errno_name(e).s);
 		return;
 	}
 	childrep_say(fd, "D %s chroot(\"" BASE "/dir\"), a directory of a tmpfs mount; cwd /m, "
-		     "a tmpfs mount below it", case_test[test]);
-	childrep_result(fd, case_test[test], sys_pivot_root(".", "."),
+		     "a tmpfs mount below it", case_test(test));
+	childrep_result(fd, case_test(test), sys_pivot_root(".", "."),
 			"pivot_root(\".\", \".\") with \"/\" a chroot, not a mount point");
 }
 
@@ -109,15 +107,15 @@ static void unprivileged(int fd, int test)
 {
 	if (setgroups(0, NULL) < 0 || setgid(USER_ID) < 0 || setuid(USER_ID) < 0) {
 		int e = errno;
-		childrep_say(fd, "D %s setgroups/setgid/setuid(%d) failed: %s", case_test[test],
+		childrep_say(fd, "D %s setgroups/setgid/setuid(%d) failed: %s", case_test(test),
 			     USER_ID, strerror(e));
-		childrep_say(fd, "R %s setuid-%s", case_test[test], errno_name(e).s);
+		childrep_say(fd, "R %s setuid-%s", case_test(test), errno_name(e).s);
 		return;
 	}
 	if (chdir(BASE "/new") < 0)
-		childrep_say(fd, "D %s chdir(\"" BASE "/new\") failed: %s", case_test[test],
+		childrep_say(fd, "D %s chdir(\"" BASE "/new\") failed: %s", case_test(test),
 			     strerror(errno));
-	childrep_result(fd, case_test[test], sys_pivot_root(".", "."),
+	childrep_result(fd, case_test(test), sys_pivot_root(".", "."),
 			"pivot_root(\".\", \".\") as uid 1000 in " BASE "/new");
 }
 
@@ -140,16 +138,16 @@ static void child(int fd, void *arg)
 
 	if (want[C_NOT_MP]) {
 		setup(fd, chdir(BASE "/dir"), "chdir(\"" BASE "/dir\")");
-		childrep_result(fd, case_test[C_NOT_MP], sys_pivot_root(".", "."),
+		childrep_result(fd, case_test(C_NOT_MP), sys_pivot_root(".", "."),
 				"pivot_root(\".\", \".\") in " BASE "/dir, a plain directory");
 	}
 	if (want[C_OUTSIDE])
-		childrep_result(fd, case_test[C_OUTSIDE],
+		childrep_result(fd, case_test(C_OUTSIDE),
 				sys_pivot_root(BASE "/new", BASE "/outside"),
 				"pivot_root(\"" BASE "/new\", \"" BASE "/outside\")");
 	if (want[C_BUSY]) {
 		setup(fd, chdir("/"), "chdir(\"/\")");
-		childrep_result(fd, case_test[C_BUSY], sys_pivot_root(".", "."),
+		childrep_result(fd, case_test(C_BUSY), sys_pivot_root(".", "."),
 				"pivot_root(\".\", \".\") in \"/\", the root mount itself");
 	}
 	if (want[C_CHROOT])
@@ -161,7 +159,7 @@ static void child(int fd, void *arg)
 		      "mount(NULL, \"" BASE "\", NULL, MS_SHARED, NULL)");
 		tmpfs_at(fd, BASE "/shared");
 		setup(fd, chdir(BASE "/shared"), "chdir(\"" BASE "/shared\")");
-		childrep_result(fd, case_test[C_SHARED], sys_pivot_root(".", "."),
+		childrep_result(fd, case_test(C_SHARED), sys_pivot_root(".", "."),
 				"pivot_root(\".\", \".\") on a tmpfs under the shared " BASE);
 		setup(fd, chdir("/"), "chdir(\"/\")");
 		setup(fd, umount2(BASE "/shared", MNT_DETACH),
@@ -171,19 +169,36 @@ static void child(int fd, void *arg)
 	}
 	if (want[C_CONTROL]) {
 		setup(fd, chdir(BASE "/new"), "chdir(\"" BASE "/new\")");
-		if (childrep_result(fd, case_test[C_CONTROL], sys_pivot_root(".", "."),
+		if (childrep_result(fd, case_test(C_CONTROL), sys_pivot_root(".", "."),
 				    "pivot_root(\".\", \".\") in " BASE "/new, a tmpfs mount") == 0) {
 			int rc = umount2(".", MNT_DETACH);
 			int e = errno;
 			childrep_say(fd, "D %s then umount2(\".\", MNT_DETACH): %s; / is %s",
-				     case_test[C_CONTROL], rc < 0 ? errno_name(e).s : "ok",
+				     case_test(C_CONTROL), rc < 0 ? errno_name(e).s : "ok",
 				     statfs_name("/", NULL).s);
 		}
 	}
 	_exit(0);
 }
 
-void test_pivot_misuse(struct ktap *k, const struct cmdline *cl)
+/* t is one of the expected tests; the child runs them all and fills each */
+static void test_pivot_misuse(struct lab_ctx *c, struct ktap_test *t)
 {
-	childrep_run_expected(k, cl, case_test, C_N, "pivot-misuse", child);
+	(void)t;
+	childrep_run_rows(c->k, lab_tests_pivotmisuse, C_N, "pivot-misuse", child);
 }
+
+/* The pivot_misuse_* tests that are expected, in one child (the first row that runs fills
+ * all): each observes ok or the errno name of a pivot_root(2) misuse, in the child's own mount
+ * namespace; setup-ERRNO when the child could not build its mounts. A row per case of the
+ * enum. */
+const struct lab_test lab_tests_pivotmisuse[] = {
+	[C_NOT_MP] = { "pivot_misuse_not_mountpoint", test_pivot_misuse, LAB_IF_EXPECTED },
+	[C_OUTSIDE] = { "pivot_misuse_put_old_outside", test_pivot_misuse, LAB_IF_EXPECTED },
+	[C_BUSY] = { "pivot_misuse_root_busy", test_pivot_misuse, LAB_IF_EXPECTED },
+	[C_CHROOT] = { "pivot_misuse_chrooted", test_pivot_misuse, LAB_IF_EXPECTED },
+	[C_UNPRIV] = { "pivot_misuse_unprivileged", test_pivot_misuse, LAB_IF_EXPECTED },
+	[C_SHARED] = { "pivot_misuse_shared", test_pivot_misuse, LAB_IF_EXPECTED },
+	[C_CONTROL] = { "pivot_misuse_control", test_pivot_misuse, LAB_IF_EXPECTED },
+	[C_N] = LAB_TESTS_END,
+};

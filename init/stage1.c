@@ -1,12 +1,15 @@
 /* stage1.c - PID 1 in the initramfs: mount proc/sys/devtmpfs, find and check the root,
  * mount it, move /dev /proc /sys into it, switch, and exec stage 2 from the real root. */
 #define _GNU_SOURCE
+#include "document.h"
 #include "fsinfo.h"
+#include "handoff.h"
 #include "io.h"
 #include "lab.h"
+#include "labctx.h"
+#include "stage1.h"
 #include "switch.h"
 #include "switch_busybox.h"
-#include "stage2_opt.h"
 #include "sys.h"
 
 #include <errno.h>
@@ -22,17 +25,6 @@
 
 #define WHO "stage1"
 #define ROOT_DEVICE_WAIT_MS 3000
-
-struct stage1 {
-	const struct cmdline *cl;
-	struct ktap *k;
-	const char *root;      /* lab.root */
-	const char *method;    /* lab.switch */
-	uint64_t t_mounted, t_switched;
-	long shmem_before_kb, ballast_kb;
-	long ballast_alloc_kb, init_alloc_kb; /* st_blocks of /ballast and /init, in kB */
-	unsigned initramfs_major, initramfs_minor; /* st_dev of "/" (the initramfs) */
-};
 
 /* mkdir dir (fine when it exists) and mount fstype on it (fine when it is mounted). */
 static void early_mount(const char *fstype, const char *dir)
@@ -63,45 +55,47 @@ static int open_console(void)
 	return 0;
 }
 
-static _Noreturn void fail(struct stage1 *s, const char *why)
+/* The boot ends here: the document of the stage-1 tests that ran, and the last tests. */
+static _Noreturn void stop(struct lab_ctx *c)
 {
-	out_line("# " WHO ": stopping before stage 2: %s", why);
-	if (cmdline_expect(s->cl, "kmemleak"))
-		test_kmemleak(s->k);
-	lab_print_ktap(s->k, s->cl);
+	out_line("# " WHO ": stopping before stage 2: %s", c->stop);
+	lab_document(c, c->tables, LAB_LAST_IF_EXPECTED, WHO);
 	lab_finish(WHO);
 }
 
-static void test_root_device(struct stage1 *s)
+static void test_root_device(struct lab_ctx *c, struct ktap_test *t)
 {
-	struct ktap_test *t = ktap_add(s->k, "root_device");
-	if (!s->root) {
+	const char *root = c->cfg->root;
+	if (!root) {
 		ktap_diag(t, "no lab.root= on the kernel command line");
 		ktap_observe(t, "no-lab.root");
-		fail(s, "no lab.root");
+		c->stop = "no lab.root";
+		return;
 	}
 	uint64_t t0 = mono_ns();
 	struct stat st;
 	int rc;
 	unsigned waited = 0;
-	while ((rc = stat(s->root, &st)) < 0 && errno == ENOENT && waited < ROOT_DEVICE_WAIT_MS) {
+	while ((rc = stat(root, &st)) < 0 && errno == ENOENT && waited < ROOT_DEVICE_WAIT_MS) {
 		sleep_ms(50);
 		waited = (unsigned)((mono_ns() - t0) / 1000000);
 	}
 	if (rc < 0) {
 		int e = errno;
-		lab_report(t, WHO, e, "stat(\"%s\") (waited %u ms)", s->root, waited);
+		lab_report(t, WHO, e, "stat(\"%s\") (waited %u ms)", root, waited);
 		ktap_observe(t, errno_name(e).s);
-		fail(s, "no root device");
+		c->stop = "no root device";
+		return;
 	}
 	if (!S_ISBLK(st.st_mode)) {
-		ktap_diag(t, "%s is not a block device (mode 0%o)", s->root, (unsigned)st.st_mode);
+		ktap_diag(t, "%s is not a block device (mode 0%o)", root, (unsigned)st.st_mode);
 		ktap_observe(t, "not-block");
-		fail(s, "root is not a block device");
+		c->stop = "root is not a block device";
+		return;
 	}
-	ktap_diag(t, "%s: block device %u:%u, found after %u ms", s->root, major(st.st_rdev),
+	ktap_diag(t, "%s: block device %u:%u, found after %u ms", root, major(st.st_rdev),
 		  minor(st.st_rdev), waited);
-	out_line("# " WHO ": %s is block device %u:%u", s->root, major(st.st_rdev),
+	out_line("# " WHO ": %s is block device %u:%u", root, major(st.st_rdev),
 		 minor(st.st_rdev));
 	ktap_observe(t, "ok");
 }
@@ -116,15 +110,16 @@ static uint32_t le32(const unsigned char *p)
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-static void test_root_fstype(struct stage1 *s)
+static void test_root_fstype(struct lab_ctx *c, struct ktap_test *t)
 {
-	struct ktap_test *t = ktap_add(s->k, "root_fstype");
-	int fd = open(s->root, O_RDONLY | O_CLOEXEC);
+	const char *root = c->cfg->root;
+	int fd = open(root, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		int e = errno;
-		lab_report(t, WHO, e, "open(\"%s\", O_RDONLY)", s->root);
+		lab_report(t, WHO, e, "open(\"%s\", O_RDONLY)", root);
 		ktap_observe(t, errno_name(e).s);
-		fail(s, "cannot read the root device");
+		c->stop = "cannot read the root device";
+		return;
 	}
 	unsigned char sb[LAB_EXT_SB_SIZE];
 	ssize_t r;
@@ -134,31 +129,35 @@ static void test_root_fstype(struct stage1 *s)
 	int e = errno;
 	close(fd);
 	if (r < 0) {
-		lab_report(t, WHO, e, "pread(\"%s\", %d, %d)", s->root, LAB_EXT_SB_SIZE,
+		lab_report(t, WHO, e, "pread(\"%s\", %d, %d)", root, LAB_EXT_SB_SIZE,
 			   LAB_EXT_SB_OFFSET);
 		ktap_observe(t, errno_name(e).s);
-		fail(s, "cannot read the superblock");
+		c->stop = "cannot read the superblock";
+		return;
 	}
 	if ((size_t)r < sizeof(sb)) {
-		ktap_diag(t, "pread(\"%s\", %d, %d) returned %zd bytes", s->root, LAB_EXT_SB_SIZE,
+		ktap_diag(t, "pread(\"%s\", %d, %d) returned %zd bytes", root, LAB_EXT_SB_SIZE,
 			  LAB_EXT_SB_OFFSET, r);
 		ktap_observe(t, "truncated");
-		fail(s, "short superblock");
+		c->stop = "short superblock";
+		return;
 	}
 	size_t nonzero = 0;
 	for (size_t i = 0; i < sizeof(sb); i++)
 		nonzero += sb[i] != 0;
 	if (nonzero == 0) {
-		ktap_diag(t, "the 1024 bytes at offset 1024 of %s are all zero", s->root);
+		ktap_diag(t, "the 1024 bytes at offset 1024 of %s are all zero", root);
 		ktap_observe(t, "zeros");
-		fail(s, "no file system on the root device");
+		c->stop = "no file system on the root device";
+		return;
 	}
 	unsigned magic = le16(sb + LAB_EXT_SB_MAGIC_OFF);
 	if (magic != LAB_EXT4_MAGIC) {
 		ktap_diag(t, "magic at offset %d of the superblock: 0x%04x, not 0xef53",
 			  LAB_EXT_SB_MAGIC_OFF, magic);
 		ktap_observe(t, "unknown");
-		fail(s, "no ext4 on the root device");
+		c->stop = "no ext4 on the root device";
+		return;
 	}
 	uint32_t incompat = le32(sb + LAB_EXT_SB_INCOMPAT_OFF);
 	char label[17];
@@ -169,73 +168,80 @@ static void test_root_fstype(struct stage1 *s)
 		  incompat & LAB_EXT4_INCOMPAT_FLEX_BG ? "yes" : "no", label);
 	if (!(incompat & (LAB_EXT4_INCOMPAT_EXTENTS | LAB_EXT4_INCOMPAT_FLEX_BG))) {
 		ktap_observe(t, "ext2-or-ext3");
-		fail(s, "the root is not ext4");
+		c->stop = "the root is not ext4";
+		return;
 	}
 	ktap_observe(t, "ext4");
 }
 
-static void test_root_mount(struct stage1 *s)
+static void test_root_mount(struct lab_ctx *c, struct ktap_test *t)
 {
-	struct ktap_test *t = ktap_add(s->k, "root_mount");
+	const char *root = c->cfg->root;
+	struct handoff *h = &c->h;
 	if (mkdir(LAB_NEWROOT, 0755) < 0 && errno != EEXIST)
 		lab_report(t, WHO, errno, "mkdir(\"" LAB_NEWROOT "\", 0755)");
-	if (mount(s->root, LAB_NEWROOT, "ext4", 0, NULL) < 0) {
+	if (mount(root, LAB_NEWROOT, "ext4", 0, NULL) < 0) {
 		int e = errno;
-		lab_report(t, WHO, e, "mount(\"%s\", \"" LAB_NEWROOT "\", \"ext4\", 0)", s->root);
+		lab_report(t, WHO, e, "mount(\"%s\", \"" LAB_NEWROOT "\", \"ext4\", 0)", root);
 		ktap_observe(t, errno_name(e).s);
-		fail(s, "cannot mount the root");
+		c->stop = "cannot mount the root";
+		return;
 	}
-	s->t_mounted = mono_ns();
-	switch_mark(s->t_mounted, t);
+	c->t_mounted = mono_ns();
+	switch_mark(c->t_mounted, t);
 	int err = 0;
-	if (meminfo_read_kb("Shmem", &s->shmem_before_kb, &err) < 0) {
+	if (meminfo_read_kb("Shmem", &h->shmem_before_kb, &err) < 0) {
 		lab_report(t, WHO, err, "Shmem from /proc/meminfo");
-		s->shmem_before_kb = -1;
+		h->shmem_before_kb = -1;
 	}
 	struct stat st;
 	if (stat("/", &st) == 0) {
-		s->initramfs_major = major(st.st_dev);
-		s->initramfs_minor = minor(st.st_dev);
+		snprintf(h->initramfs_dev, sizeof(h->initramfs_dev), "%u:%u", major(st.st_dev),
+			 minor(st.st_dev));
 	} else {
 		lab_report(t, WHO, errno, "stat(\"/\")");
 	}
-	s->ballast_kb = s->ballast_alloc_kb = 0;
+	snprintf(h->initramfs_dev, sizeof(h->initramfs_dev), "0:0");
+	h->ballast_kb = h->ballast_alloc_kb = 0;
 	if (stat("/ballast", &st) == 0) {
-		s->ballast_kb = (long)(st.st_size / 1024);
-		s->ballast_alloc_kb = (long)(st.st_blocks / 2);
+		h->ballast_kb = (long)(st.st_size / 1024);
+		h->ballast_alloc_kb = (long)(st.st_blocks / 2);
 	} else if (errno != ENOENT) {
 		lab_report(t, WHO, errno, "stat(\"/ballast\")");
 	}
-	s->init_alloc_kb = 0;
+	h->init_alloc_kb = 0;
 	if (stat("/init", &st) == 0)
-		s->init_alloc_kb = (long)(st.st_blocks / 2);
+		h->init_alloc_kb = (long)(st.st_blocks / 2);
 	else if (errno != ENOENT)
 		lab_report(t, WHO, errno, "stat(\"/init\")");
 	ktap_diag(t, "mount(\"%s\", \"" LAB_NEWROOT "\", \"ext4\", 0): ok; Shmem %ld kB, "
-		  "/ballast %ld kB", s->root, s->shmem_before_kb, s->ballast_kb);
+		  "/ballast %ld kB", root, h->shmem_before_kb, h->ballast_kb);
 	out_line("# " WHO ": mounted %s on " LAB_NEWROOT " (Shmem %ld kB, ballast %ld kB)",
-		 s->root, s->shmem_before_kb, s->ballast_kb);
+		 root, h->shmem_before_kb, h->ballast_kb);
 	ktap_observe(t, "ok");
 }
 
-static void test_stage2_init(struct stage1 *s)
+static void move_api_mounts(struct ktap_test *t);
+
+static void test_stage2_init(struct lab_ctx *c, struct ktap_test *t)
 {
-	struct ktap_test *t = ktap_add(s->k, "stage2_init");
 	if (access(LAB_NEWROOT LAB_STAGE2_PATH, X_OK) < 0) {
 		int e = errno;
 		lab_report(t, WHO, e, "access(\"" LAB_NEWROOT LAB_STAGE2_PATH "\", X_OK)");
 		ktap_observe(t, errno_name(e).s);
-		fail(s, "no stage 2 init on the root (refusing to switch, like switch_root)");
+		c->stop = "no stage 2 init on the root (refusing to switch, like switch_root)";
+		return;
 	}
 	ktap_diag(t, "access(\"" LAB_NEWROOT LAB_STAGE2_PATH "\", X_OK): ok");
 	ktap_observe(t, "ok");
+	move_api_mounts(t);
 }
 
-/* mount(MS_MOVE) /dev /proc /sys into the new root, as systemd and util-linux do. */
-static void move_api_mounts(struct stage1 *s)
+/* mount(MS_MOVE) /dev /proc /sys into the new root, as systemd and util-linux do; errors go
+ * to t. */
+static void move_api_mounts(struct ktap_test *t)
 {
 	static const char *const dirs[] = { "/dev", "/proc", "/sys" };
-	struct ktap_test *t = ktap_find(s->k, "stage2_init");
 	for (size_t i = 0; i < 3; i++) {
 		char dst[64];
 		snprintf(dst, sizeof(dst), LAB_NEWROOT "%s", dirs[i]);
@@ -248,22 +254,22 @@ static void move_api_mounts(struct stage1 *s)
 	}
 }
 
-static void do_switch(struct stage1 *s)
+/* The rows pivot_root and switch_path: both come from the one switch. */
+static void test_switch(struct lab_ctx *c, struct ktap_test *tp)
 {
-	struct ktap_test *tp = ktap_add(s->k, "pivot_root");
-	struct ktap_test *ts = ktap_add(s->k, "switch_path");
-	const char *m = s->method;
+	struct ktap_test *ts = ktap_find(c->k, "switch_path");
+	if (!ts)
+		ts = ktap_add(c->k, "switch_path");
+	const char *m = c->cfg->switch_method;
 	const char *path = "failed";
 	int pivot_err = -1, rc;
-	const char *fallback = cmdline_get(s->cl, "lab.fallback");
 
 	if (strcmp(m, "pivot") == 0 || strcmp(m, "keep") == 0) {
 		int keep = strcmp(m, "keep") == 0;
-		rc = keep ? switch_keep(LAB_NEWROOT, "run/initramfs", ts, &pivot_err) :
-			switch_pivot(LAB_NEWROOT, ts, &pivot_err);
+		rc = switch_root(LAB_NEWROOT, keep ? "run/initramfs" : NULL, ts, &pivot_err);
 		if (rc == 0) {
 			path = m;
-		} else if (pivot_err > 0 && fallback && strcmp(fallback, "legacy") == 0) {
+		} else if (pivot_err > 0 && c->cfg->fallback_legacy) {
 			out_line("# " WHO ": pivot_root failed with %s; lab.fallback=legacy: running "
 				 "the classic switch_root", errno_name(pivot_err).s);
 			ktap_diag(ts, "pivot_root failed (%s); falling back to legacy%s",
@@ -294,17 +300,20 @@ static void do_switch(struct stage1 *s)
 		ktap_observe(tp, errno_name(pivot_err).s);
 	}
 	ktap_observe(ts, path);
-	if (strcmp(path, "failed") == 0)
-		fail(s, "could not switch to the new root");
-	s->t_switched = mono_ns();
+	if (strcmp(path, "failed") == 0) {
+		c->stop = "could not switch to the new root";
+		return;
+	}
+	c->h.switch_ns = (long long)(mono_ns() - c->t_mounted);
 	if (strcmp(path, "busybox") != 0)
 		out_line("# " WHO ": switched to the new root by %s in %llu us", path,
-			 (unsigned long long)((s->t_switched - s->t_mounted) / 1000));
+			 (unsigned long long)c->h.switch_ns / 1000);
 }
 
-static _Noreturn void exec_stage2(struct stage1 *s)
+/* Hand every stage-1 result and measurement to stage 2 (handoff.h) and exec it. */
+static _Noreturn void exec_stage2(struct lab_ctx *c)
 {
-	struct ktap_test *ts = ktap_find(s->k, "switch_path");
+	struct ktap_test *ts = ktap_find(c->k, "switch_path");
 	/* the old fds pin the initramfs: reopen the console from the new root */
 	if (open_console() < 0) {
 		lab_report(ts, WHO, errno, "open(\"/dev/console\", O_RDWR)");
@@ -313,65 +322,24 @@ static _Noreturn void exec_stage2(struct stage1 *s)
 		else if (open_console() < 0)
 			lab_report(ts, WHO, errno, "open(\"/dev/console\", O_RDWR)");
 	}
-
-	/* argv: NAME=VALUE per test, then "#NAME:LINE" per diag line of it, then the data */
-	size_t max = 2 + 6 + 1;
-	for (size_t i = 0; i < s->k->n; i++) {
-		max++;
-		for (const char *d = s->k->t[i].diag; (d = strchr(d, '\n')); d++)
-			max++;
-	}
-	char **argv = calloc(max, sizeof(*argv));
+	size_t nwords = 0;
+	char **argv = handoff_encode(LAB_STAGE2_PATH, "stage2", c->k, &c->h, &nwords);
 	if (!argv) {
-		lab_report(ts, WHO, errno, "calloc(%zu)", max);
-		fail(s, "cannot build the stage 2 argv");
+		lab_report(ts, WHO, ENOMEM, "malloc (the stage 2 argv)");
+		c->stop = "cannot build the stage 2 argv";
+		stop(c);
 	}
-	size_t n = 0;
-	int bad = 0;
-	argv[n++] = LAB_STAGE2_PATH;
-	argv[n++] = "stage2";
-	for (size_t i = 0; i < s->k->n; i++) {
-		const struct ktap_test *t = &s->k->t[i];
-		bad |= asprintf(&argv[n++], "%s=%s", t->name, t->observed) < 0;
-		for (const char *d = t->diag; *d; ) {
-			const char *nl = strchr(d, '\n');
-			int len = (int)(nl ? nl - d : (long)strlen(d));
-			bad |= asprintf(&argv[n++], "#%s:%.*s", t->name, len, d) < 0;
-			d += len + (nl ? 1 : 0);
-		}
-	}
-	bad |= asprintf(&argv[n++], LAB_ARG_SHMEM_BEFORE "=%ld", s->shmem_before_kb) < 0;
-	bad |= asprintf(&argv[n++], LAB_ARG_BALLAST "=%ld", s->ballast_kb) < 0;
-	bad |= asprintf(&argv[n++], LAB_ARG_SWITCH_NS "=%llu",
-			(unsigned long long)(s->t_switched - s->t_mounted)) < 0;
-	bad |= asprintf(&argv[n++], LAB_ARG_INITRAMFS_DEV "=%u:%u", s->initramfs_major,
-			s->initramfs_minor) < 0;
-	bad |= asprintf(&argv[n++], LAB_ARG_BALLAST_ALLOC "=%ld", s->ballast_alloc_kb) < 0;
-	bad |= asprintf(&argv[n++], LAB_ARG_INIT_ALLOC "=%ld", s->init_alloc_kb) < 0;
-	argv[n] = NULL;
-	if (bad) {
-		lab_report(ts, WHO, ENOMEM, "asprintf (the stage 2 argv)");
-		fail(s, "cannot build the stage 2 argv");
-	}
-
-	if (strcmp(s->method, "busybox") != 0) /* busybox says what it execs itself */
-		out_line("# " WHO ": exec " LAB_STAGE2_PATH " stage2 (%zu words)", n - 2);
-	switch_exec_stage2(s->cl, s->method, LAB_NEWROOT, argv, ts);
-	fail(s, "cannot start stage 2");
+	const char *method = c->cfg->switch_method;
+	if (strcmp(method, "busybox") != 0) /* busybox says what it execs itself */
+		out_line("# " WHO ": exec " LAB_STAGE2_PATH " stage2 (%zu words)", nwords);
+	switch_exec_stage2(c->cfg, LAB_NEWROOT, argv, ts);
+	free(argv);
+	c->stop = "cannot start stage 2";
+	stop(c);
 }
 
-int stage1_main(void)
+_Noreturn void stage1_main(const struct lab_test *const *tables)
 {
-	switch_resume(); /* returns unless this is lab-init "resume" on the real root */
-	struct cmdline *cl = malloc(sizeof(*cl));
-	struct ktap *k = malloc(sizeof(*k));
-	if (!cl || !k) {
-		out_line("# " WHO ": malloc(%zu) failed: %s", sizeof(*cl) + sizeof(*k),
-			 strerror(errno));
-		lab_finish(WHO);
-	}
-	ktap_init(k);
-
 	early_mount("proc", "/proc");
 	early_mount("sysfs", "/sys");
 	if (mkdir("/dev", 0755) < 0 && errno != EEXIST)
@@ -381,27 +349,44 @@ int stage1_main(void)
 	if (fcntl(1, F_GETFD) < 0 && open_console() < 0)
 		lab_finish(WHO); /* no console: nothing can be reported */
 
-	lab_read_cmdline(cl, WHO);
-	struct stage1 s = {
-		.cl = cl,
-		.k = k,
-		.root = cmdline_get(cl, "lab.root"),
-		.method = cmdline_get(cl, "lab.switch"),
-	};
-	if (!s.method)
-		s.method = "pivot";
-	const char *scenario = cmdline_get(cl, "lab.scenario");
-	out_line("# " WHO ": lab-init, scenario %s, switch %s", scenario ? scenario : "(none)",
-		 s.method);
-	unsigned wd = (unsigned)cmdline_get_ulong(cl, "lab.watchdog", LAB_WATCHDOG);
-	lab_watchdog(wd);
-	out_line("# " WHO ": watchdog %u s", wd);
+	struct lab_boot *b = lab_boot_start(WHO);
+	struct ktap *k = &b->k;
+	struct lab_ctx c = { .cfg = &b->cfg, .cl = &b->cl, .k = k, .tables = tables,
+			     .pivot_err = -1, .root_mount_id = -1 };
+	handoff_init(&c.h);
+	out_line("# " WHO ": lab-init, scenario %s, switch %s",
+		 b->cfg.scenario ? b->cfg.scenario : "(none)", b->cfg.switch_method);
+	lab_watchdog(b->cfg.watchdog);
+	out_line("# " WHO ": watchdog %u s", b->cfg.watchdog);
 
-	test_root_device(&s);
-	test_root_fstype(&s);
-	test_root_mount(&s);
-	test_stage2_init(&s);
-	move_api_mounts(&s);
-	do_switch(&s);
-	exec_stage2(&s);
+	const struct lab_test **rows = NULL;
+	long n = lab_select(tables, LAB_STAGE1, NULL, NULL, NULL, &rows);
+	if (n < 0) {
+		out_line("# " WHO ": malloc(the rows of the tests) failed: %s", strerror(errno));
+		lab_finish(WHO);
+	}
+	for (long i = 0; i < n; i++) {
+		struct ktap_test *t = ktap_find(k, rows[i]->name);
+		if (!t)
+			t = ktap_add(k, rows[i]->name);
+		if (t && !t->observed_set)
+			rows[i]->fn(&c, t);
+		if (c.stop)
+			stop(&c);
+	}
+	free(rows);
+	exec_stage2(&c);
 }
+
+/* Stage 1's tests, in order; each one that fails in a way that stage 2 cannot start sets
+ * c->stop and stage 1 prints the document itself. */
+const struct lab_test lab_tests_stage1[] = {
+	{ "root_device", test_root_device, LAB_STAGE1 },  /* lab.root is a block device */
+	{ "root_fstype", test_root_fstype, LAB_STAGE1 },  /* ext4, from the superblock */
+	{ "root_mount", test_root_mount, LAB_STAGE1 },    /* mounted on /newroot */
+	{ "stage2_init", test_stage2_init, LAB_STAGE1 },  /* /newroot/sbin/lab-init, then
+							   * /dev /proc /sys moved in */
+	{ "pivot_root", test_switch, LAB_STAGE1 },        /* pivot_root's errno */
+	{ "switch_path", test_switch, LAB_STAGE1 },       /* how the switch was done */
+	LAB_TESTS_END,
+};

@@ -1,7 +1,8 @@
 /* stress.c - the stress tests: the paths a refcounting bug in the series would show on,
  * run many times after the switch, so that the debug kernel (KASAN, lockdep, kmemleak) sees
  * every reference taken and dropped. Each runs when the command line expects it; the count
- * comes from lab.stress.N (default STRESS_DEFAULT). See stage2_opt.h. */
+ * comes from lab.stress.N (default LAB_STRESS_DEFAULT, labcfg.h). The tests: the table at
+ * the end. */
 #define _GNU_SOURCE
 #include "cmdline.h"
 #include "firmware.h"
@@ -9,7 +10,8 @@
 #include "io.h"
 #include "lab.h"
 #include "marker.h"
-#include "stage2_opt.h"
+#include "labctx.h"
+#include "testlist.h"
 #include "umh.h"
 #include "verdict.h"
 
@@ -24,17 +26,8 @@
 #include <unistd.h>
 
 #define WHO "stress"
-#define STRESS_DEFAULT 100
-#define STRESS_LIMIT 10000
-#define MARKER_WAIT_DEFAULT_MS 5000
 #define USER_ID 1000
 #define FW_NAME "lab-rootfs.bin"
-
-static unsigned stress_count(const struct cmdline *cl, const char *key)
-{
-	unsigned long n = cmdline_get_ulong(cl, key, STRESS_DEFAULT);
-	return n > STRESS_LIMIT ? STRESS_LIMIT : (unsigned)n;
-}
 
 static void finish(struct ktap_test *t, const struct tally *tl, unsigned n, uint64_t t0)
 {
@@ -45,12 +38,10 @@ static void finish(struct ktap_test *t, const struct tally *tl, unsigned n, uint
 	ktap_observe(t, obs);
 }
 
-void test_stress_umh(struct ktap *k, const struct cmdline *cl)
+static void test_stress_umh(struct lab_ctx *c, struct ktap_test *t)
 {
-	struct ktap_test *t = ktap_add(k, "stress_umh");
-	unsigned n = stress_count(cl, "lab.stress.umh");
-	unsigned wait_ms = (unsigned)cmdline_get_ulong(cl, "lab.stress.marker_ms",
-						       MARKER_WAIT_DEFAULT_MS);
+	unsigned n = c->cfg->stress_umh;
+	unsigned wait_ms = c->cfg->stress_marker_ms;
 	char old[256] = "", text[4 * (MARKER_VALUE_MAX + 16)];
 	struct tally tl = { 0 };
 
@@ -78,10 +69,9 @@ void test_stress_umh(struct ktap *k, const struct cmdline *cl)
 	finish(t, &tl, n, t0);
 }
 
-void test_stress_firmware(struct ktap *k, const struct cmdline *cl)
+static void test_stress_firmware(struct lab_ctx *c, struct ktap_test *t)
 {
-	struct ktap_test *t = ktap_add(k, "stress_firmware");
-	unsigned n = stress_count(cl, "lab.stress.firmware");
+	unsigned n = c->cfg->stress_firmware;
 	char want[FIRMWARE_MAX];
 	/* the observed words must outlive the tally: one slot per distinct word */
 	struct lab_name words[TALLY_MAX + 1];
@@ -128,10 +118,9 @@ static _Noreturn void ns_child(void)
 	_exit(NS_OK);
 }
 
-void test_stress_userns(struct ktap *k, const struct cmdline *cl)
+static void test_stress_userns(struct lab_ctx *c, struct ktap_test *t)
 {
-	struct ktap_test *t = ktap_add(k, "stress_userns");
-	unsigned n = stress_count(cl, "lab.stress.userns");
+	unsigned n = c->cfg->stress_userns;
 	struct tally tl = { 0 };
 
 	ktap_diag(t, "%u children as uid %d: unshare(CLONE_NEWUSER|CLONE_NEWNS), id maps, mount "
@@ -156,3 +145,17 @@ void test_stress_userns(struct ktap *k, const struct cmdline *cl)
 	}
 	finish(t, &tl, n, t0);
 }
+
+/* The stress tests, each run lab.stress.umh / .firmware / .userns times (default 100).
+ * Observed: the one outcome of every run, or "mixed:WORD=N,..." (verdict.h's tally).
+ * "stress_umh": a child dumps core through the core_pattern helper, which must leave its
+ * marker within lab.stress.marker_ms (default 5000): marker_observed()'s words.
+ * "stress_firmware": TEST_FIRMWARE loads of lab-rootfs.bin, sync and async in turn:
+ * firmware_load()'s words. "stress_userns": an unprivileged child makes a user and a mount
+ * namespace, mounts and unmounts a tmpfs, exits: ok, or the step that failed. */
+const struct lab_test lab_tests_stress[] = {
+	{ "stress_umh", test_stress_umh, LAB_IF_EXPECTED },
+	{ "stress_firmware", test_stress_firmware, LAB_IF_EXPECTED },
+	{ "stress_userns", test_stress_userns, LAB_IF_EXPECTED },
+	LAB_TESTS_END,
+};

@@ -1,4 +1,5 @@
-/* switch.c - the three ways out of the initramfs (see switch.h). */
+/* switch.c - the ways out of the initramfs: pivot_root and the classic switch_root (see
+ * switch.h). */
 #define _GNU_SOURCE
 #include "switch.h"
 #include "fsinfo.h"
@@ -25,38 +26,30 @@ static int sys_pivot_root(const char *new_root, const char *put_old)
 	return (int)syscall(SYS_pivot_root, new_root, put_old);
 }
 
-int switch_pivot(const char *newroot, struct ktap_test *t, int *pivot_err)
+int switch_root(const char *new_root, const char *old_root_after, struct ktap_test *t,
+		int *pivot_err)
 {
+	const char *put_old = old_root_after ? old_root_after : ".";
 	*pivot_err = -1;
-	if (chdir(newroot) < 0)
-		return lab_report(t, WHO, errno, "chdir(\"%s\")", newroot);
-	if (sys_pivot_root(".", ".") < 0) {
-		*pivot_err = errno;
-		return lab_report(t, WHO, errno, "pivot_root(\".\", \".\")");
-	}
-	*pivot_err = 0;
-	out_line("# " WHO ": pivot_root(\".\", \".\") ok; detaching the old root");
-	if (umount2(".", MNT_DETACH) < 0)
-		return lab_report(t, WHO, errno, "umount2(\".\", MNT_DETACH)");
-	if (chdir("/") < 0)
-		return lab_report(t, WHO, errno, "chdir(\"/\")");
-	ktap_diag(t, "pivot_root(\".\", \".\") + umount2(\".\", MNT_DETACH): ok");
-	return 0;
-}
-
-int switch_keep(const char *newroot, const char *put_old, struct ktap_test *t, int *pivot_err)
-{
-	*pivot_err = -1;
-	if (chdir(newroot) < 0)
-		return lab_report(t, WHO, errno, "chdir(\"%s\")", newroot);
+	if (chdir(new_root) < 0)
+		return lab_report(t, WHO, errno, "chdir(\"%s\")", new_root);
 	if (sys_pivot_root(".", put_old) < 0) {
 		*pivot_err = errno;
 		return lab_report(t, WHO, errno, "pivot_root(\".\", \"%s\")", put_old);
 	}
 	*pivot_err = 0;
+	if (!old_root_after) {
+		out_line("# " WHO ": pivot_root(\".\", \".\") ok; detaching the old root");
+		if (umount2(".", MNT_DETACH) < 0)
+			return lab_report(t, WHO, errno, "umount2(\".\", MNT_DETACH)");
+	}
 	if (chdir("/") < 0)
 		return lab_report(t, WHO, errno, "chdir(\"/\")");
-	ktap_diag(t, "pivot_root(\".\", \"%s\"): ok, the initramfs stays at /%s", put_old, put_old);
+	if (old_root_after)
+		ktap_diag(t, "pivot_root(\".\", \"%s\"): ok, the initramfs stays at /%s", put_old,
+			  put_old);
+	else
+		ktap_diag(t, "pivot_root(\".\", \".\") + umount2(\".\", MNT_DETACH): ok");
 	return 0;
 }
 

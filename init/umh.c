@@ -1,12 +1,14 @@
 /* umh.c - stage 2's "umh" test: is a usermode helper started after the switch in PID 1's
  * root? The core_pattern pipe helper is one: the kernel starts it from a kworker when a task
- * dumps core. See stage2_opt.h and marker.h. */
+ * dumps core. The test: the table at the end; the marker: marker.h. */
 #define _GNU_SOURCE
 #include "fsinfo.h"
 #include "io.h"
 #include "lab.h"
 #include "marker.h"
-#include "stage2_opt.h"
+#include "kmsgdiag.h"
+#include "labctx.h"
+#include "testlist.h"
 #include "umh.h"
 
 #include <errno.h>
@@ -174,10 +176,10 @@ int umh_clear_marker(struct ktap_test *t)
 	return 0;
 }
 
-void test_umh(struct ktap *k)
+static void test_umh(struct lab_ctx *c, struct ktap_test *t)
 {
+	(void)c;
 	static const char *const needles[] = { "core", "Core", "lab-helper", NULL };
-	struct ktap_test *t = ktap_add(k, "umh");
 	char old[256] = "", text[4 * (MARKER_VALUE_MAX + 16)];
 	int err = 0;
 
@@ -198,3 +200,11 @@ void test_umh(struct ktap *k)
 	kmsg_diag_close(t, kfd, needles);
 	ktap_observe(t, child > 0 ? marker_observed(marker) : "fork-failed");
 }
+
+/* "umh" - the core_pattern pipe helper /sbin/lab-helper, a usermode helper started after the
+ * switch, resolves paths in PID 1's root: ran-in-ext4, ran-elsewhere, bad-marker, no-marker,
+ * or the errno name of the core_pattern read/write (fork-failed when fork fails). */
+const struct lab_test lab_tests_umh[] = {
+	{ "umh", test_umh, LAB_IF_EXPECTED },
+	LAB_TESTS_END,
+};

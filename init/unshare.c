@@ -1,10 +1,13 @@
 /* unshare.c - lab.pid1_unshare=1: PID 1 stops sharing its fs_struct (unshare(CLONE_FS))
- * before any stage-2 test, and the two tests that look at it. See stage2_opt.h. */
+ * before any stage-2 test, and the two tests that look at it. The tests: the table at the end. */
 #define _GNU_SOURCE
 #include "fsinfo.h"
 #include "io.h"
 #include "lab.h"
-#include "stage2_opt.h"
+#include "kmsgdiag.h"
+#include "labctx.h"
+#include "testlist.h"
+#include "unshare.h"
 #include "sys.h"
 
 #include <errno.h>
@@ -30,10 +33,10 @@ static void kcmp_text(long v, char *buf, size_t size)
 		snprintf(buf, size, "%ld (%s)", v, v == 0 ? "shared" : "distinct");
 }
 
-void pid1_unshare_run(const struct cmdline *cl, struct pid1_unshare *pu)
+void pid1_unshare_run(const struct lab_config *cfg, struct pid1_unshare *pu)
 {
 	memset(pu, 0, sizeof(*pu));
-	pu->requested = cmdline_get_ulong(cl, "lab.pid1_unshare", 0) == 1;
+	pu->requested = cfg->pid1_unshare;
 	if (!pu->requested)
 		return;
 	pu->kcmp_before = kcmp_fs_1_2();
@@ -46,9 +49,9 @@ void pid1_unshare_run(const struct cmdline *cl, struct pid1_unshare *pu)
 	pu->kcmp_after = kcmp_fs_1_2();
 }
 
-void test_pid1_unshare(struct ktap *k, const struct pid1_unshare *pu)
+static void test_pid1_unshare(struct lab_ctx *c, struct ktap_test *t)
 {
-	struct ktap_test *t = ktap_add(k, "pid1_unshare");
+	const struct pid1_unshare *pu = &c->pu;
 	if (!pu->requested) {
 		ktap_diag(t, "no lab.pid1_unshare=1 on the command line: PID 1 did not unshare");
 		ktap_observe(t, "not-requested");
@@ -66,10 +69,10 @@ void test_pid1_unshare(struct ktap *k, const struct pid1_unshare *pu)
 	ktap_observe(t, pu->err ? errno_name(pu->err).s : "ok");
 }
 
-void test_pid1_unshare_warning(struct ktap *k)
+static void test_pid1_unshare_warning(struct lab_ctx *c, struct ktap_test *t)
 {
 	static const char *const needles[] = { UNSHARE_WARNING, NULL };
-	struct ktap_test *t = ktap_add(k, "pid1_unshare_warning");
+	(void)c;
 	int err = 0;
 	int fd = kmsg_diag_open(t, 0, &err);
 	if (fd < 0) {
@@ -78,3 +81,12 @@ void test_pid1_unshare_warning(struct ktap *k)
 	}
 	ktap_observef(t, "%u", kmsg_diag_close(t, fd, needles));
 }
+
+/* "pid1_unshare": ok, not-requested, or the errno name of lab.pid1_unshare=1's unshare.
+ * "pid1_unshare_warning": how many records of /dev/kmsg say
+ * "VFS: Pid 1 stopped sharing filesystem state". */
+const struct lab_test lab_tests_unshare[] = {
+	{ "pid1_unshare", test_pid1_unshare, LAB_IF_EXPECTED },
+	{ "pid1_unshare_warning", test_pid1_unshare_warning, LAB_IF_EXPECTED },
+	LAB_TESTS_END,
+};

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L /* fmemopen */
 #include "../ktap.h"
 #include "check.h"
+#include "ktapfix.h"
 
 #include <stdlib.h>
 
@@ -16,13 +17,9 @@ static const char *expect_tab(const void *ctx, const char *name)
 	return NULL;
 }
 
-static struct ktap *k_new(void)
+static void emit_to_file(void *ctx, const char *line, size_t len)
 {
-	struct ktap *k = malloc(sizeof(*k));
-	if (!k)
-		abort();
-	ktap_init(k);
-	return k;
+	fwrite(line, 1, len, ctx);
 }
 
 static char *render(const struct ktap *k, const char *const *exp, struct ktap_summary *sum)
@@ -58,10 +55,9 @@ static void t_document(struct check *c)
 		  "not ok 2 switch_path # observed=legacy expected=pivot\n"
 		  "not ok 3 kcmp_fs # observed=shared, no expectation\n"
 		  "# lab: verdict: fail (1 ok, 2 not ok)\n");
-	CHECK_INT(c, sum.ok, 1);
-	CHECK_INT(c, sum.not_ok, 2);
+	CHECK_SUM(c, sum, 1, 2);
 	free(doc);
-	free(k);
+	k_del(k);
 }
 
 static void t_pass(struct check *c)
@@ -78,11 +74,11 @@ static void t_pass(struct check *c)
 		  "# lab: verdict: pass (2 ok, 0 not ok)\n");
 	free(doc);
 	/* no tests at all is not a pass */
-	ktap_init(k);
+	ktap_free(k);
 	doc = render(k, exp, NULL);
 	CHECK_STR(c, doc, "KTAP version 1\n1..0\n# lab: verdict: fail (0 ok, 0 not ok)\n");
 	free(doc);
-	free(k);
+	k_del(k);
 }
 
 static void t_observed_cleaned(struct check *c)
@@ -103,7 +99,7 @@ static void t_observed_cleaned(struct check *c)
 	CHECK_STR(c, t->observed, "ext4:3");
 	ktap_observe(NULL, "ignored");
 	ktap_diag(NULL, "ignored %d", 1);
-	free(k);
+	k_del(k);
 }
 
 static void t_diag_lines(struct check *c)
@@ -114,7 +110,7 @@ static void t_diag_lines(struct check *c)
 	ktap_diag(t, "%s", "");
 	ktap_diag(t, "ctl\x01\x7f" "end");
 	CHECK_STR(c, t->diag, "one\ntwo\n\nctl??end\n");
-	free(k);
+	k_del(k);
 }
 
 static void t_diag_truncated(struct check *c)
@@ -156,27 +152,60 @@ static void t_diag_truncated(struct check *c)
 	CHECK(c, need > sizeof(small));
 	CHECK_INT(c, strlen(small), sizeof(small) - 1);
 	CHECK(c, strncmp(small, "KTAP version 1\n1..1\n# xxx", 25) == 0);
-	free(k);
+	k_del(k);
 }
 
-static void t_table_full(struct check *c)
+static void t_no_ceiling(struct check *c)
 {
 	struct ktap *k = k_new();
-	for (int i = 0; i < KTAP_MAX_TESTS; i++)
+	enum { MANY = 300 }; /* far more than the 48 of the old fixed table */
+	for (int i = 0; i < MANY; i++)
 		CHECK(c, ktap_add(k, "t") != NULL);
-	CHECK(c, ktap_add(k, "one-too-many") == NULL);
-	CHECK_INT(c, k->dropped, 1);
-	CHECK(c, ktap_find(k, "t") == &k->t[0]);
-	CHECK(c, ktap_has(k, "t"));
-	CHECK(c, !ktap_has(k, "one-too-many"));
-	static const char *const exp[] = { "t=unset", NULL };
+	struct ktap_test *first = ktap_find(k, "t");
+	CHECK(c, first == k->t[0]);
+	CHECK(c, ktap_add(k, "last") != NULL); /* growing keeps earlier pointers valid */
+	CHECK(c, ktap_find(k, "t") == first);
+	CHECK(c, ktap_has(k, "last"));
+	CHECK(c, !ktap_has(k, "absent"));
+	CHECK_INT(c, k->dropped, 0);
+	static const char *const exp[] = { "t=unset", "last=unset", NULL };
 	struct ktap_summary sum;
 	char *doc = render(k, exp, &sum);
-	CHECK_INT(c, sum.ok, KTAP_MAX_TESTS);
-	CHECK_INT(c, sum.not_ok, 1);
-	CHECK(c, strstr(doc, "# lab: verdict: fail") != NULL);
+	CHECK_SUM(c, sum, MANY + 1, 0);
+	CHECK(c, strncmp(doc, "KTAP version 1\n1..301\n", 22) == 0);
 	free(doc);
-	free(k);
+	k_del(k);
+}
+
+/* The pieces, one result at a time, give the same text as the whole document. */
+static void t_incremental(struct check *c)
+{
+	struct ktap *k = k_new();
+	struct ktap_test *a = ktap_add(k, "a"), *b = ktap_add(k, "b");
+	CHECK(c, !a->observed_set);
+	ktap_diag(a, "evidence");
+	ktap_observe(a, "1");
+	CHECK(c, a->observed_set);
+	ktap_observe(b, "2");
+	static const char *const exp[] = { "a=1", "b=3", NULL };
+	char *whole = render(k, exp, NULL);
+	char buf[512] = "";
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+	if (!CHECK(c, f != NULL)) {
+		free(whole);
+		k_del(k);
+		return;
+	}
+	struct ktap_summary sum = { 0, 0 };
+	ktap_emit_header(2, emit_to_file, f);
+	ktap_emit_result(a, 1, expect_tab, exp, emit_to_file, f, &sum);
+	ktap_emit_result(b, 2, expect_tab, exp, emit_to_file, f, &sum);
+	ktap_emit_verdict(0, &sum, emit_to_file, f);
+	fclose(f);
+	CHECK_STR(c, buf, whole);
+	CHECK_SUM(c, sum, 1, 1);
+	free(whole);
+	k_del(k);
 }
 
 static void t_fprint(struct check *c)
@@ -187,7 +216,7 @@ static void t_fprint(struct check *c)
 	char buf[256] = "";
 	FILE *f = fmemopen(buf, sizeof(buf), "w");
 	if (!CHECK(c, f != NULL)) {
-		free(k);
+		k_del(k);
 		return;
 	}
 	struct ktap_summary sum = ktap_fprint(k, expect_tab, exp, f);
@@ -195,7 +224,7 @@ static void t_fprint(struct check *c)
 	CHECK_STR(c, buf, "KTAP version 1\n1..1\nok 1 a # observed=1 expected=1\n"
 		  "# lab: verdict: pass (1 ok, 0 not ok)\n");
 	CHECK_INT(c, sum.ok, 1);
-	free(k);
+	k_del(k);
 }
 
 static const struct check_case cases[] = {
@@ -204,7 +233,8 @@ static const struct check_case cases[] = {
 	{ "ktap_observed_cleaned", t_observed_cleaned },
 	{ "ktap_diag_lines", t_diag_lines },
 	{ "ktap_long_diag_truncated", t_diag_truncated },
-	{ "ktap_table_full", t_table_full },
+	{ "ktap_no_ceiling", t_no_ceiling },
+	{ "ktap_incremental", t_incremental },
 	{ "ktap_fprint", t_fprint },
 };
 
