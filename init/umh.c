@@ -64,8 +64,9 @@ static void out_diag(struct ktap_test *t, const char *fmt, ...)
 
 /* Fork a child that dumps core and reap it; its pid, or -1 after a report. A NULL t reports
  * failures on the console only and says nothing about a child that dumped core. */
-pid_t umh_crash_child(struct ktap_test *t)
+pid_t umh_crash_child(struct ktap_test *t, int *dumped)
 {
+	*dumped = 0;
 	pid_t pid = fork();
 	if (pid < 0) {
 		lab_report(t, WHO, errno, "fork()");
@@ -76,8 +77,10 @@ pid_t umh_crash_child(struct ktap_test *t)
 	int st, e = wait_child(pid, &st);
 	if (e) {
 		lab_report(t, WHO, e, "waitpid(%d)", (int)pid);
+		*dumped = 1; /* unknown: wait for the marker as before */
 		return pid;
 	}
+	*dumped = WIFSIGNALED(st) && WCOREDUMP(st);
 	static const char *const why[] = { "setrlimit(RLIMIT_CORE, unlimited) failed",
 					   "prctl(PR_SET_DUMPABLE, 1) failed",
 					   "signal/sigprocmask(SIGSEGV) failed",
@@ -191,9 +194,13 @@ static void test_umh(struct lab_ctx *c, struct ktap_test *t)
 		kmsg_diag_close(t, kfd, needles);
 		return;
 	}
-	pid_t child = umh_crash_child(t);
-	const char *marker = child > 0 ? umh_wait_marker(t, text, sizeof(text), MARKER_WAIT_MS) :
-		NULL;
+	int dumped;
+	pid_t child = umh_crash_child(t, &dumped);
+	const char *marker = child > 0 && dumped ?
+		umh_wait_marker(t, text, sizeof(text), MARKER_WAIT_MS) : NULL;
+	if (child > 0 && !dumped)
+		ktap_diag(t, "no core dumped: the kernel could not start the helper, so no "
+			  MARKER_PATH " can come");
 	umh_pattern_restore(t, old);
 	if (marker)
 		diag_marker(t, marker, child);
