@@ -6,7 +6,9 @@
 #   kernel/build.sh image   KERNEL   print the bzImage path
 #   kernel/build.sh src     KERNEL   print the kernel's source tree
 #   kernel/build.sh tree             extract the pristine tree only
-#   kernel/build.sh names            list the kernels of kernel/kernels
+#   kernel/build.sh names            list the kernels of kernel/kernels that boot
+#   kernel/build.sh facts            every kernel with its facts, defaults filled in:
+#                                    "name expect=K timeout=N kmemleak=V boots=yes|no reference=yes|no"
 #   kernel/build.sh bisect           build the series patch by patch
 #   kernel/build.sh coverage         compile every .c file the series touches
 #
@@ -57,9 +59,52 @@ kernel_line() {
 	printf '%s\n' "$line"
 }
 
-# The bootable lab kernels (coverage is compile-only).
+# kernel_facts: one line a kernel of the kernels file, its KEY=VALUE words with every
+# default filled in, in a fixed order (the header of kernel/kernels says what they mean).
+kernel_facts() {
+	awk '
+	function bad(msg) { printf "kernel/build.sh: %s:%d: %s\n", FILENAME, FNR, msg > "/dev/stderr"; err = 1 }
+	/^#/ || !NF { next }
+	{
+		n++; name[n] = $1; line[n] = FNR; known[$1] = 1
+		f["expect", n] = $1; f["timeout", n] = 1; f["kmemleak", n] = "unavailable"
+		f["boots", n] = "yes"; f["reference", n] = "yes"
+		for (i = 3; i <= NF; i++) {
+			if ($i !~ /=/) { if (facts) bad("fragment " $i " after a KEY=VALUE word"); continue }
+			facts = 1
+			k = $i; sub(/=.*/, "", k); v = $i; sub(/^[^=]*=/, "", v)
+			if (k == "timeout" && v !~ /^[1-9][0-9]?$/) bad("timeout=" v ": not a factor from 1 to 99")
+			else if (k == "kmemleak" && v != "0" && v != "unavailable") bad("kmemleak=" v ": not 0 or unavailable")
+			else if ((k == "boots" || k == "reference") && v != "yes" && v != "no") bad(k "=" v ": not yes or no")
+			else if (k != "expect" && k != "timeout" && k != "kmemleak" && k != "boots" && k != "reference")
+				bad("unknown fact " k " (expect, timeout, kmemleak, boots, reference)")
+			f[k, n] = v
+		}
+		facts = 0
+	}
+	END {
+		for (i = 1; i <= n; i++) {
+			e = f["expect", i]
+			if (!(e in known)) { FNR = line[i]; bad(name[i] ": expect=" e ": no such kernel") }
+			for (j = 1; j <= n; j++) if (name[j] == e && f["expect", j] != e) { FNR = line[i]; bad(name[i] ": expect=" e ": " e " follows " f["expect", j] " itself") }
+			printf "%s expect=%s timeout=%s kmemleak=%s boots=%s reference=%s\n", name[i], e,
+				f["timeout", i], f["kmemleak", i], f["boots", i], f["reference", i]
+		}
+		exit err
+	}' "$KERNELS"
+}
+
+# The lab kernels that boot (boots=no: compile-only).
 kernel_names() {
-	awk '!/^#/ && NF && $1 != "coverage" { print $1 }' "$KERNELS"
+	kernel_facts | awk '/ boots=yes / { print $1 }'
+}
+
+# The compile-only kernel make kernel-coverage builds with (boots=no).
+coverage_kernel() {
+	local k
+	k=$(kernel_facts | awk '/ boots=no / { print $1; exit }')
+	[ -n "$k" ] || die "no kernel has boots=no in $KERNELS (the coverage build needs one)"
+	printf '%s\n' "$k"
 }
 
 series_patches() {
@@ -245,7 +290,8 @@ check_config() {
 
 ensure_config() {
 	local frags
-	read -r -a frags <<<"$(kernel_line "$1" | awk '{ $1 = ""; $2 = ""; print }')"
+	# the words after the last patch, up to the first KEY=VALUE fact
+	read -r -a frags <<<"$(kernel_line "$1" | awk '{ for (i = 3; i <= NF && $i !~ /=/; i++) printf "%s ", $i }')"
 	ensure_config_for "$1" "${frags[@]}"
 }
 
@@ -336,17 +382,19 @@ bisect_series() {
 	return $fail
 }
 
-# Compile every .c file the series touches, with the coverage kernel's
+# Compile every .c file the series touches, with the compile-only (boots=no) kernel's
 # config (kernel/config/coverage.config enables the consumers that
 # tinyconfig leaves out). KTAP: one result per object.
 coverage_build() {
-	local src=$KBUILD/coverage/src obj n=0 fail=0 log
-	ensure_src coverage
-	ensure_config coverage
-	log=$KBUILD/coverage/build.log
-	if ! kmake coverage -j"$JOBS" prepare >"$log" 2>&1; then
+	local c src obj n=0 fail=0 log
+	c=$(coverage_kernel)
+	src=$KBUILD/$c/src
+	ensure_src "$c"
+	ensure_config "$c"
+	log=$KBUILD/$c/build.log
+	if ! kmake "$c" -j"$JOBS" prepare >"$log" 2>&1; then
 		tail -n 40 "$log" >&2
-		die "coverage: make prepare failed (log: $log)"
+		die "$c: make prepare failed (log: $log)"
 	fi
 	for obj in $("${GIT[@]}" -C "$src" diff --name-only base HEAD -- '*.c' | sed 's/\.c$/.o/'); do
 		n=$((n + 1))
@@ -358,14 +406,14 @@ coverage_build() {
 			printf 'ok %d %s # compiled within %s\n' "$n" "${obj%.o}.c" "${incl%.c}.o"
 			continue
 		fi
-		if kmake coverage -j"$JOBS" "$obj" >>"$log" 2>&1 && [ -f "$KBUILD/coverage/obj/$obj" ]; then
+		if kmake "$c" -j"$JOBS" "$obj" >>"$log" 2>&1 && [ -f "$KBUILD/$c/obj/$obj" ]; then
 			printf 'ok %d %s\n' "$n" "$obj"
 		else
 			printf 'not ok %d %s (log: %s)\n' "$n" "$obj" "$log"
 			fail=1
 		fi
 	done
-	[ "$n" -gt 0 ] || die "coverage: the series touches no .c file"
+	[ "$n" -gt 0 ] || die "$c: the series touches no .c file"
 	return $fail
 }
 
@@ -403,5 +451,6 @@ tree)
 bisect) mkdir -p "$KBUILD"; bisect_series ;;
 coverage) mkdir -p "$KBUILD"; coverage_build ;;
 names) kernel_names ;;
-*) die "usage: kernel/build.sh build|config|image|src KERNEL, or tree, or names" ;;
+facts) kernel_facts ;;
+*) die "usage: kernel/build.sh build|config|image|src KERNEL, or tree, names or facts" ;;
 esac
