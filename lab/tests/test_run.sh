@@ -183,15 +183,15 @@ test_good_scenarios_parse() {
 	has "the dry run" "$out" "lab.scenario=crlf\\ lab.watchdog=55\\ lab.expect.a=x\\ lab.expect.kmemleak=unavailable"
 }
 
-# A BASE-debug kernel runs BASE's scenarios with BASE's expectations and words,
-# kmemleak=0 and DEBUG_SLOWDOWN (4) times the timeout.
+# A kernel with expect=BASE in kernel/kernels (full-debug) runs BASE's scenarios with BASE's
+# expectations and words, its kmemleak fact and its timeout factor (4).
 test_debug_variant() {
-	local d='' b k
-	for k in "${kernels[@]}"; do
-		case $k in *-debug) d=$k ;; esac
-	done
-	[ -n "$d" ] || { fail "kernel/build.sh names lists no -debug kernel"; return; }
-	b=${d%-debug}
+	local d='' b='' t='' k e f
+	while read -r k e f _; do
+		[ "$e" = "expect=$k" ] && continue
+		d=$k b=${e#expect=} t=${f#timeout=}
+	done < <("$top/kernel/build.sh" facts)
+	[ -n "$d" ] || { fail "kernel/build.sh facts lists no kernel that follows another's expectations"; return; }
 	scenario good dbg <<-EOF
 		kernels: $K1 $b
 		timeout: 30
@@ -201,14 +201,77 @@ test_debug_variant() {
 	EOF
 	run -n dbg all
 	want_rc 0 "-n dbg all"
-	has "the dry run" "$out" "# dbg on $d (timeout 120 s)"
-	has "the dry run" "$out" "lab.scenario=dbg\\ lab.watchdog=115\\ only.base\\ lab.expect.a=y\\ lab.expect.kmemleak=0"
+	has "the dry run" "$out" "# dbg on $d (timeout $((30 * t)) s)"
+	has "the dry run" "$out" "lab.scenario=dbg\\ lab.watchdog=$((30 * t - 5))\\ only.base\\ lab.expect.a=y\\ lab.expect.kmemleak=0"
 	has "the dry run" "$out" "lab.scenario=dbg\\ lab.watchdog=25\\ lab.expect.a=x\\ lab.expect.kmemleak=unavailable"
 	[ "$(printf '%s\n' "$out" | grep -c "^#   log: the log must have 'Linux version'")" -eq 2 ] ||
 		fail "want the log: line for $b and $d: $out"
 	run -n dbg "$d"
 	want_rc 0 "-n dbg $d"
 	rm -f "$tmp/good/dbg"
+}
+
+# base: a scenario states only what differs from its base; drop:, cmdline replacement,
+# kernels: all, the base's values for kernels the scenario does not boot left out.
+test_inheritance() {
+	local d=$tmp/inh
+	scenario inh core <<-EOF
+		description: the core
+		kernels: all
+		timeout: 30
+		cmdline: core.word
+		cmdline[$K2]: k2.word
+		log: *=from the core
+		log: $K2=only on $K2
+		expect a   *=x  $K2=y
+		expect b   *=1
+		expect c   *=2
+	EOF
+	scenario inh child <<-EOF
+		base: core
+		description: the child
+		kernels: $K1
+		expect b   *=9        # replaces the core's b in place
+		drop: c
+		expect d   *=4
+	EOF
+	scenario inh grandchild <<-EOF
+		base: child
+		kernels: $K1 $K2
+		cmdline: own.word     # replaces core.word
+		expect c   *=3        # dropped by child: new, at the end
+	EOF
+	LAB_SCENARIOS=$d run -n child,grandchild,core all
+	want_rc 0 "-n child,grandchild,core all"
+	has "the dry run" "$out" "# child on $K1 (timeout 30 s): the child"
+	has "the dry run" "$out" "lab.scenario=child\\ lab.watchdog=25\\ core.word\\ lab.expect.a=x\\ lab.expect.b=9\\ lab.expect.d=4\\ lab.expect.kmemleak="
+	has "the dry run" "$out" "lab.scenario=grandchild\\ lab.watchdog=25\\ own.word\\ k2.word\\ lab.expect.a=y\\ lab.expect.b=9\\ lab.expect.d=4\\ lab.expect.c=3\\ lab.expect.kmemleak="
+	case $out in *"# child on $K2"*) fail "child boots $K2, which it does not list: $out" ;; esac
+	[ "$(printf '%s\n' "$out" | grep -c "^#   log: the log must have 'only on $K2'")" -ge 2 ] ||
+		fail "the core's log: line for $K2 is not inherited: $out"
+	# kernels: all is every kernel held to its own expectations, and their variants
+	local n
+	n=$(printf '%s\n' "$out" | grep -c '^# core on ')
+	[ "$n" -eq "${#kernels[@]}" ] || fail "core (kernels: all) boots $n kernels, want ${#kernels[@]}: $out"
+	# errors name the file and line where they are
+	local -A want=(
+		[nobase]="nobase:1: base: no scenario nosuch in"
+		[loop1]="loop2:1: base: loop1 is based on this file"
+		[twobase]="twobase:2: base: is given twice (first at 1)"
+		[badrop]="badrop:2: drop: the base has no test zz"
+		[ownkernel]="ownkernel:3: expect b: kernel $K2 is not in this scenario's kernels"
+	)
+	printf 'base: nosuch\n' | scenario inh nobase
+	printf 'base: loop2\nkernels: %s\nexpect a *=x\n' "$K1" | scenario inh loop1
+	printf 'base: loop1\n' | scenario inh loop2
+	printf 'base: core\nbase: core\n' | scenario inh twobase
+	printf 'base: core\ndrop: zz\n' | scenario inh badrop
+	printf 'base: core\nkernels: %s\nexpect b %s=1 %s=2\n' "$K1" "$K1" "$K2" | scenario inh ownkernel
+	for n in "${!want[@]}"; do
+		LAB_SCENARIOS=$d run -n "$n" all
+		want_rc 2 "-n $n all"
+		has "the error for $n" "$err" "$d/${want[$n]}"
+	done
 }
 
 test_unknown_names() {
@@ -464,7 +527,7 @@ test_progress() {
 	case $err in *'[lab/run]'*) fail "a progress line without a terminal: $err" ;; esac
 }
 
-tests=(bad_scenarios good_scenarios_parse debug_variant unknown_names bad_options missing_files
+tests=(bad_scenarios good_scenarios_parse debug_variant inheritance unknown_names bad_options missing_files
 	passing_run failing_run log_lines accel_auto mem initramfs_append kmemleak_no expect_override stop_a_run
 	same_run_id progress)
 
