@@ -396,6 +396,14 @@ test_passing_run() {
 	has "good1-$K1.qemu" "$(cat "$d/good1-$K1.qemu")" "-nodefaults -no-reboot -machine pc -accel tcg -cpu max -smp 1 -m 256 -display none -monitor none -serial file:$d/good1-$K1.log"
 	case $(cat "$d/good2-$K1.qemu") in *-initrd* | *-drive*) fail "good2 has an initrd or a disk" ;; esac
 	has "good1-$K1.check" "$(cat "$d/good1-$K1.check")" "PASS: 3 ok"
+	# the manifest: valid JSON, one record a boot, each test's observed and expected value
+	python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$d/boots.json" || fail "boots.json is not JSON: $(cat "$d/boots.json")"
+	[ "$("$lab/manifest" summary "$d")" = "3 passed, 0 failed" ] || fail "manifest summary: $("$lab/manifest" summary "$d")"
+	has "manifest boots" "$("$lab/manifest" boots "$d")" "good1	$K2	PASS	"
+	has "manifest boots" "$("$lab/manifest" boots "$d")" "	good1-$K2.log	"
+	has "manifest tests" "$("$lab/manifest" tests "$d")" "good1	$K2	a	ok	y	y"
+	has "manifest tests" "$("$lab/manifest" tests "$d")" "good1	$K1	kmemleak	ok	unavailable	unavailable"
+	[ ! -e "$d/boots.json.tmp" ] && ! ls "$d"/boots.json.tmp.* >/dev/null 2>&1 || fail "a temporary manifest is left in $d"
 	run --run-id r1 good2 all
 	want_rc 2 "a second run r1"
 	has stderr "$err" "r1/good2-$K1.log exists: pick another --run-id"
@@ -497,6 +505,9 @@ test_same_run_id() {
 	run --run-id r6 s-wrong "$K1"
 	want_rc 1 "--run-id r6 s-wrong"
 	[ "$(tail -n 1 "$d/summary")" = "3 passed, 1 failed" ] || fail "the summary does not end with '3 passed, 1 failed': $(cat "$d/summary")"
+	# the manifest merges the runs that share the directory
+	[ "$("$lab/manifest" summary "$d")" = "3 passed, 1 failed" ] || fail "the manifest of r6 lost boots: $(cat "$d/boots.json")"
+	has "manifest tests of s-wrong" "$("$lab/manifest" tests "$d")" "s-wrong	$K1	a	not ok	WRONG	x"
 	run --run-id r6 good2 "$K1"
 	want_rc 2 "good2 again in r6"
 	has stderr "$err" "r6/good2-$K1.log exists: pick another --run-id"
