@@ -15,7 +15,8 @@ include rootfs-images/bench.mk
 
 BENCH_ARGS ?=
 BENCH_KERNEL ?= nullfs
-BENCH_KERNELS := stock nullfs full
+# every kernel a cell of lab/bench-cells boots
+BENCH_KERNELS := $(sort $(shell awk '$$1 == "switch" { $$1 = $$2 = "" } $$1 == "floor" || $$1 == "matrix" { $$1 = "" } $$1 == "" { print }' lab/bench-cells))
 
 .PHONY: bench bench-smoke bench-build host-tests-bench
 HOST_TESTS_EXTRA += host-tests-bench
@@ -26,7 +27,7 @@ host-tests-bench:
 bench: lab-tools images bench-images $(foreach k,$(BENCH_KERNELS),$(call kernel_image,$(k)))
 	lab/bench $(BENCH_ARGS)
 
-bench-smoke: lab-tools images $(BENCH_IMAGES)/initramfs-empty.cpio $(BENCH_IMAGES)/floor.cpio \
+bench-smoke: lab-tools images $(BENCH_IMAGES)/initramfs-$(firstword $(BENCH_SIZES)).cpio $(BENCH_IMAGES)/floor.cpio \
 		$(foreach k,$(BENCH_KERNELS),$(call kernel_image,$(k)))
 	lab/bench --smoke --run-id bench-smoke-$$(date +%Y%m%d-%H%M%S)-$$$$
 

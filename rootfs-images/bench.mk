@@ -1,5 +1,5 @@
 # rootfs-images/bench.mk - the initramfs variants of `make bench` (lab/bench.mk), all made
-# at build time under $(BUILD)/bench/images (never committed):
+# at build time under $(BUILD)/bench/images (never committed), one a size of lab/bench-cells:
 #   initramfs-empty.cpio     the lab init, busybox-static's /bin/busybox, /dev/console
 #   initramfs-files10k.cpio  + 10,000 small files
 #   initramfs-64m.cpio       + a 64 MiB /ballast
@@ -7,7 +7,7 @@
 #   floor.cpio               the trivial init of lab/bench-floor.c only
 # Included from lab/bench.mk; needs images.mk's LAB_INIT and GEN_CPIO.
 BENCH_IMAGES  := $(BUILD)/bench/images
-BENCH_SIZES   := empty files10k 64m 256m
+BENCH_SIZES   := $(shell awk '$$1 == "size" { print $$2 }' lab/bench-cells)
 BENCH_BUSYBOX ?= /bin/busybox
 BENCH_FLOOR   := $(BUILD)/bench/bench-floor
 BENCH_INITRAMFS := $(BENCH_SIZES:%=$(BENCH_IMAGES)/initramfs-%.cpio)
@@ -20,7 +20,7 @@ $(BENCH_FLOOR): lab/bench-floor.c
 	$(INIT_CC) $(INIT_CFLAGS) -o $@.tmp $<
 	@mv -f $@.tmp $@
 
-$(BENCH_IMAGES)/initramfs-%.cpio: $(LAB_INIT) $(GEN_CPIO) lab/bench-initramfs.sh rootfs-images/bench.mk
+$(BENCH_IMAGES)/initramfs-%.cpio: $(LAB_INIT) $(GEN_CPIO) lab/bench-initramfs.sh rootfs-images/bench.mk lab/bench-cells
 	@mkdir -p $(@D)
 	@test -x $(BENCH_BUSYBOX) || { echo "bench: $(BENCH_BUSYBOX) is missing: make deps (busybox-static)" >&2; exit 1; }
 	lab/bench-initramfs.sh $@ $* $(LAB_INIT) $(GEN_CPIO) $(BENCH_BUSYBOX)
