@@ -38,7 +38,7 @@ help:
 	@echo '  make lab SCENARIO=mntfuzz [FUZZ_SEED=N|random] [MNTFUZZ_SECONDS=N]   the guest mount-API fuzzer'
 	@echo '  make bench, bench-smoke, bench-build   the benchmarks (results/<run>/bench.json, .txt, .svg)'
 	@echo '  make fuzz [FUZZ_SECONDS=60]  libFuzzer on the host parsers (lab/fuzz/)'
-	@echo '  make kernel [KERNEL=full] build one lab kernel (stock, nullfs, full)'
+	@echo '  make kernel [KERNEL=full] build one lab kernel ($(shell kernel/build.sh names | tr '\n' ' '| sed 's/ $$//'))'
 	@echo '  make kernels              build every lab kernel'
 	@echo '  make -s kernel-image KERNEL=x   print the bzImage path'
 	@echo '  make check-patches        scripts/checkpatch.pl --strict on every patch'
