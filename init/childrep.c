@@ -3,6 +3,7 @@
 #include "childrep.h"
 #include "fsinfo.h"
 #include "io.h"
+#include "linefmt.h"
 #include "lab.h"
 
 #include <errno.h>
@@ -22,10 +23,8 @@ void childrep_say(int fd, const char *fmt, ...)
 	char line[512];
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(line, sizeof(line) - 1, fmt, ap);
+	size_t len = line_vformat(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	size_t len = n < 0 ? 0 : (size_t)n > sizeof(line) - 2 ? sizeof(line) - 2 : (size_t)n;
-	line[len++] = '\n';
 	(void)write_all(fd, line, len); /* the parent reports a missing record */
 }
 

@@ -1,6 +1,7 @@
 /* io.c - console output, file reads, clocks (see io.h). */
 #define _GNU_SOURCE
 #include "io.h"
+#include "linefmt.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -29,12 +30,8 @@ void out_line(const char *fmt, ...)
 	char line[IO_LINE_MAX];
 	va_list ap;
 	va_start(ap, fmt);
-	int r = vsnprintf(line, sizeof(line) - 1, fmt, ap);
+	size_t len = line_vformat(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	size_t len = r < 0 ? 0 : (size_t)r;
-	if (len > sizeof(line) - 2)
-		len = sizeof(line) - 2;
-	line[len++] = '\n';
 	(void)write_all(1, line, len); /* nowhere to report a broken console */
 }
 

@@ -1,5 +1,6 @@
 /* ktap.c - the KTAP document (see ktap.h). */
 #include "ktap.h"
+#include "linefmt.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -156,13 +157,8 @@ static void emit_line(ktap_emit_fn emit, void *ctx, const char *fmt, ...)
 	char line[KTAP_LINE_MAX];
 	va_list ap;
 	va_start(ap, fmt);
-	int r = vsnprintf(line, sizeof(line) - 1, fmt, ap);
+	size_t len = line_vformat(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	size_t len = r < 0 ? 0 : (size_t)r;
-	if (len > sizeof(line) - 2)
-		len = sizeof(line) - 2;
-	line[len++] = '\n';
-	line[len] = '\0';
 	emit(ctx, line, len);
 }
 

@@ -240,170 +240,170 @@ static void op_nullfs_mount(struct fz_worker *w)
 		broken(w, "nullfs-mounted", "mount(\"none\", \"%s\", \"nullfs\") succeeded", d);
 }
 
-void fz_step(struct fz_worker *w)
+static void op_mount_tmpfs(struct fz_worker *w)
+{
+	char a[64];
+	scratch_dir(w, a, sizeof(a));
+	int rc = mount("tmpfs", a, "tmpfs", random_ms_flags(w), "size=64k");
+	note(w, rc, errno, "mount(tmpfs, %s)", a);
+}
+
+static void op_bind(struct fz_worker *w)
+{
+	char a[64], b[64];
+	any_path(w, a, sizeof(a));
+	scratch_dir(w, b, sizeof(b));
+	unsigned long f = MS_BIND | (fz_below(&w->rng, 2) ? MS_REC : 0);
+	int rc = mount(a, b, NULL, f, NULL);
+	note(w, rc, errno, "mount(%s, %s, %s)", a, b, f & MS_REC ? "rbind" : "bind");
+}
+
+/* mount(NULL, scratch, NULL, flags): a propagation change, or a per-mount remount */
+static void op_flags(struct fz_worker *w)
+{
+	char a[64];
+	scratch_dir(w, a, sizeof(a));
+	unsigned long f = fz_below(&w->rng, 2) ?
+		random_propagation(w) | (fz_below(&w->rng, 2) ? MS_REC : 0) :
+		MS_REMOUNT | MS_BIND | random_ms_flags(w);
+	int rc = mount(NULL, a, NULL, f, NULL);
+	note(w, rc, errno, "mount(NULL, %s, 0x%lx)", a, f);
+}
+
+static void op_move(struct fz_worker *w)
+{
+	char a[64], b[64];
+	scratch_dir(w, a, sizeof(a));
+	scratch_dir(w, b, sizeof(b));
+	int rc = mount(a, b, NULL, MS_MOVE, NULL);
+	note(w, rc, errno, "mount(%s, %s, MS_MOVE)", a, b);
+}
+
+static void op_umount(struct fz_worker *w)
+{
+	static const int uf[] = { 0, MNT_DETACH, MNT_FORCE, MNT_EXPIRE, UMOUNT_NOFOLLOW };
+	char a[64];
+	int f = uf[fz_below(&w->rng, 5)];
+	struct statfs sfs;
+	any_path(w, a, sizeof(a));
+	/* umount2() of one's own root without MNT_DETACH remounts its superblock read-only
+	 * (do_umount_root()): on the shared ext4 disk that is a change of the whole system,
+	 * made on purpose, not a finding. Leave it out. */
+	if (!(f & MNT_DETACH) && statfs(a, &sfs) == 0 && (unsigned long)sfs.f_type == LAB_EXT4_MAGIC)
+		f |= MNT_DETACH;
+	int rc = umount2(a, f);
+	note(w, rc, errno, "umount2(%s, %d)", a, f);
+}
+
+static void op_pivot(struct fz_worker *w)
 {
 	char a[64], b[96];
-	int rc, destructive_ok = !w->in_init_ns;
-	unsigned op = fz_below(&w->rng, 16);
-
-	switch (op) {
-	case 0:
-		if (!destructive_ok)
-			break;
-		scratch_dir(w, a, sizeof(a));
-		rc = mount("tmpfs", a, "tmpfs", random_ms_flags(w), "size=64k");
-		note(w, rc, errno, "mount(tmpfs, %s)", a);
-		break;
-	case 1:
-		if (!destructive_ok)
-			break;
-		any_path(w, a, sizeof(a));
-		scratch_dir(w, b, sizeof(b));
-		{
-			unsigned long f = MS_BIND | (fz_below(&w->rng, 2) ? MS_REC : 0);
-			rc = mount(a, b, NULL, f, NULL);
-			note(w, rc, errno, "mount(%s, %s, %s)", a, b, f & MS_REC ? "rbind" : "bind");
+	int rc;
+	scratch_dir(w, a, sizeof(a));
+	if (fz_below(&w->rng, 2)) {
+		rc = chdir(a);
+		note(w, rc, errno, "chdir(%s)", a);
+		rc = (int)syscall(SYS_pivot_root, ".", ".");
+		note(w, rc, errno, "pivot_root(., .)");
+		if (rc == 0) {
+			rc = umount2(".", MNT_DETACH);
+			note(w, rc, errno, "umount2(., MNT_DETACH)");
 		}
-		break;
-	case 2:
-		if (!destructive_ok)
-			break;
-		scratch_dir(w, a, sizeof(a));
-		{
-			unsigned long f = random_propagation(w) | (fz_below(&w->rng, 2) ? MS_REC : 0);
-			rc = mount(NULL, a, NULL, f, NULL);
-			note(w, rc, errno, "mount(NULL, %s, 0x%lx)", a, f);
-		}
-		break;
-	case 3:
-		if (!destructive_ok)
-			break;
-		scratch_dir(w, a, sizeof(a));
-		scratch_dir(w, b, sizeof(b));
-		rc = mount(a, b, NULL, MS_MOVE, NULL);
-		note(w, rc, errno, "mount(%s, %s, MS_MOVE)", a, b);
-		break;
-	case 4:
-		if (!destructive_ok)
-			break;
-		scratch_dir(w, a, sizeof(a));
-		{
-			unsigned long f = MS_REMOUNT | MS_BIND | random_ms_flags(w);
-			rc = mount(NULL, a, NULL, f, NULL);
-			note(w, rc, errno, "mount(NULL, %s, REMOUNT|BIND|0x%lx)", a, f);
-		}
-		break;
-	case 5:
-		if (!destructive_ok)
-			break;
-		{
-			static const int uf[] = { 0, MNT_DETACH, MNT_FORCE, MNT_EXPIRE, UMOUNT_NOFOLLOW };
-			int f = uf[fz_below(&w->rng, 5)];
-			struct statfs sfs;
-			any_path(w, a, sizeof(a));
-			/* umount2() of one's own root without MNT_DETACH remounts its superblock
-			 * read-only (do_umount_root()): on the shared ext4 disk that is a change
-			 * of the whole system, made on purpose, not a finding. Leave it out. */
-			if (!(f & MNT_DETACH) && statfs(a, &sfs) == 0 &&
-			    (unsigned long)sfs.f_type == LAB_EXT4_MAGIC)
-				f |= MNT_DETACH;
-			rc = umount2(a, f);
-			note(w, rc, errno, "umount2(%s, %d)", a, f);
-		}
-		break;
-	case 6:
-		if (!destructive_ok)
-			break;
-		scratch_dir(w, a, sizeof(a));
-		if (fz_below(&w->rng, 2)) {
-			rc = chdir(a);
-			note(w, rc, errno, "chdir(%s)", a);
-			rc = (int)syscall(SYS_pivot_root, ".", ".");
-			note(w, rc, errno, "pivot_root(., .)");
-			if (rc == 0) {
-				rc = umount2(".", MNT_DETACH);
-				note(w, rc, errno, "umount2(., MNT_DETACH)");
-			}
-		} else {
-			snprintf(b, sizeof(b), "%s/sub", a);
-			rc = (int)syscall(SYS_pivot_root, a, b);
-			note(w, rc, errno, "pivot_root(%s, %s)", a, b);
-		}
-		break;
-	case 7:
-		any_path(w, a, sizeof(a));
-		rc = chroot(a);
-		note(w, rc, errno, "chroot(%s)", a);
-		if (rc == 0 && chdir("/") < 0)
-			note(w, -1, errno, "chdir(/)");
-		break;
-	case 8:
-		if (fz_below(&w->rng, 2)) {
-			any_path(w, a, sizeof(a));
-			rc = chdir(a);
-			note(w, rc, errno, "chdir(%s)", a);
-		} else {
-			rc = fchdir(w->root_fd);
-			note(w, rc, errno, "fchdir(start root)");
-			if (rc == 0 && fz_below(&w->rng, 2)) {
-				rc = chroot(".");
-				note(w, rc, errno, "chroot(.)");
-			}
-		}
-		break;
-	case 9:
-		{
-			int f = fz_below(&w->rng, 2) ? CLONE_FS : CLONE_NEWNS;
-			if (f == CLONE_NEWNS && w->in_init_ns)
-				f = CLONE_FS;
-			rc = unshare(f);
-			note(w, rc, errno, "unshare(%s)", f == CLONE_FS ? "CLONE_FS" : "CLONE_NEWNS");
-			if (rc == 0 && f == CLONE_NEWNS)
-				mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL);
-		}
-		break;
-	case 10:
-		if (w->role != FZ_ROOT)
-			break;
-		if (w->in_init_ns || fz_below(&w->rng, 4)) {
-			rc = setns(w->own_ns_fd, CLONE_NEWNS);
-			note(w, rc, errno, "setns(own mnt ns)");
-			if (rc == 0)
-				w->in_init_ns = 0;
-		} else if (w->init_ns_fd >= 0) {
-			rc = setns(w->init_ns_fd, CLONE_NEWNS);
-			note(w, rc, errno, "setns(PID 1's mnt ns)");
-			if (rc == 0)
-				w->in_init_ns = 1;
-		}
-		break;
-	case 11:
-		op_open_tree(w);
-		break;
-	case 12:
-		op_fsmount(w);
-		break;
-	case 13:
-		op_nullfs_mount(w);
-		break;
-	case 14:
-		if (!destructive_ok)
-			break;
-		scratch_dir(w, a, sizeof(a));
-		{
-			struct mount_attr_ at = { .attr_set = random_attr(w) };
-			if (fz_below(&w->rng, 2))
-				at.propagation = random_propagation(w);
-			rc = (int)syscall(SYS_mount_setattr_, AT_FDCWD, a,
-					  fz_below(&w->rng, 2) ? AT_RECURSIVE_ : 0, &at, sizeof(at));
-			note(w, rc, errno, "mount_setattr(%s, 0x%llx, prop 0x%llx)", a,
-			     (unsigned long long)at.attr_set, (unsigned long long)at.propagation);
-		}
-		break;
-	default:
-		check_nullfs(w);
-		break;
+	} else {
+		snprintf(b, sizeof(b), "%s/sub", a);
+		rc = (int)syscall(SYS_pivot_root, a, b);
+		note(w, rc, errno, "pivot_root(%s, %s)", a, b);
 	}
+}
+
+static void op_chroot(struct fz_worker *w)
+{
+	char a[64];
+	any_path(w, a, sizeof(a));
+	int rc = chroot(a);
+	note(w, rc, errno, "chroot(%s)", a);
+	if (rc == 0 && chdir("/") < 0)
+		note(w, -1, errno, "chdir(/)");
+}
+
+static void op_chdir(struct fz_worker *w)
+{
+	char a[64];
+	int rc;
+	if (fz_below(&w->rng, 2)) {
+		any_path(w, a, sizeof(a));
+		rc = chdir(a);
+		note(w, rc, errno, "chdir(%s)", a);
+		return;
+	}
+	rc = fchdir(w->root_fd);
+	note(w, rc, errno, "fchdir(start root)");
+	if (rc == 0 && fz_below(&w->rng, 2)) {
+		rc = chroot(".");
+		note(w, rc, errno, "chroot(.)");
+	}
+}
+
+static void op_unshare(struct fz_worker *w)
+{
+	int f = fz_below(&w->rng, 2) ? CLONE_FS : CLONE_NEWNS;
+	if (f == CLONE_NEWNS && w->in_init_ns)
+		f = CLONE_FS;
+	int rc = unshare(f);
+	note(w, rc, errno, "unshare(%s)", f == CLONE_FS ? "CLONE_FS" : "CLONE_NEWNS");
+	if (rc == 0 && f == CLONE_NEWNS)
+		mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL);
+}
+
+static void op_setns(struct fz_worker *w)
+{
+	int rc;
+	if (w->role != FZ_ROOT)
+		return;
+	if (w->in_init_ns || fz_below(&w->rng, 4)) {
+		rc = setns(w->own_ns_fd, CLONE_NEWNS);
+		note(w, rc, errno, "setns(own mnt ns)");
+		if (rc == 0)
+			w->in_init_ns = 0;
+	} else if (w->init_ns_fd >= 0) {
+		rc = setns(w->init_ns_fd, CLONE_NEWNS);
+		note(w, rc, errno, "setns(PID 1's mnt ns)");
+		if (rc == 0)
+			w->in_init_ns = 1;
+	}
+}
+
+static void op_setattr(struct fz_worker *w)
+{
+	char a[64];
+	struct mount_attr_ at = { .attr_set = random_attr(w) };
+	scratch_dir(w, a, sizeof(a));
+	if (fz_below(&w->rng, 2))
+		at.propagation = random_propagation(w);
+	int rc = (int)syscall(SYS_mount_setattr_, AT_FDCWD, a,
+			      fz_below(&w->rng, 2) ? AT_RECURSIVE_ : 0, &at, sizeof(at));
+	note(w, rc, errno, "mount_setattr(%s, 0x%llx, prop 0x%llx)", a,
+	     (unsigned long long)at.attr_set, (unsigned long long)at.propagation);
+}
+
+/* The operations, drawn with equal weight; a destructive one is not made in PID 1's mount
+ * namespace (after a setns there), where it would change the init's own mounts. */
+static const struct {
+	void (*fn)(struct fz_worker *w);
+	int destructive;
+} ops[] = {
+	{ op_mount_tmpfs, 1 }, { op_bind, 1 }, { op_flags, 1 }, { op_move, 1 }, { op_umount, 1 },
+	{ op_pivot, 1 }, { op_setattr, 1 }, { op_chroot, 0 }, { op_chdir, 0 }, { op_unshare, 0 },
+	{ op_setns, 0 }, { op_open_tree, 0 }, { op_fsmount, 0 }, { op_nullfs_mount, 0 },
+	{ check_nullfs, 0 }, { check_nullfs, 0 },
+};
+
+void fz_step(struct fz_worker *w)
+{
+	unsigned i = fz_below(&w->rng, sizeof(ops) / sizeof(ops[0]));
+	if (ops[i].destructive && w->in_init_ns)
+		return;
+	ops[i].fn(w);
 }
 
 static int write_id(const char *path, const char *text)

@@ -7,6 +7,8 @@ set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$(dirname "$here")")
+# shellcheck source=lab/tests/ktap-lib.sh
+. "$here/ktap-lib.sh"
 # shellcheck source=../../kernel/progress.sh
 . "$top/kernel/progress.sh"
 tmp=$(mktemp -d /tmp/test_progress.XXXXXX)
@@ -32,7 +34,6 @@ fake_kbuild() {
 rp() { (set -euo pipefail; run_progress "$@"); }
 
 failed=0
-fail() { printf '# %s\n' "$*"; failed=1; }
 
 test_lines_without_a_terminal() {
 	local out rc=0
@@ -74,14 +75,4 @@ test_failed_build() {
 }
 
 tests=(lines_without_a_terminal in_place_on_a_terminal failed_build)
-echo "KTAP version 1"
-echo "1..${#tests[@]}"
-n=0 bad=0
-for t in "${tests[@]}"; do
-	n=$((n + 1))
-	failed=0
-	"test_$t"
-	if [ $failed -eq 0 ]; then echo "ok $n $t"; else echo "not ok $n $t"; bad=$((bad + 1)); fi
-done
-echo "# $((n - bad)) passed, $bad failed"
-[ $bad -eq 0 ]
+run_tests "${tests[@]}"

@@ -8,14 +8,10 @@
 #   LOGCHECK=build/host/logcheck lab/tests/test_staged.sh
 set -uo pipefail
 
-here=$(cd "$(dirname "$0")" && pwd)
-lab=$(dirname "$here")
-top=$(dirname "$lab")
-LOGCHECK=${LOGCHECK:-$top/build/host/logcheck}
-[ -x "$LOGCHECK" ] || { echo "test_staged.sh: $LOGCHECK is missing (make build/host/logcheck)" >&2; exit 2; }
-tmp=$(mktemp -d /tmp/test_staged.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-export LOGCHECK BUILD=$tmp/build RESULTS=$tmp/results LAB_SCENARIOS=$tmp/sc
+# shellcheck source=lab/tests/ktap-lib.sh
+. "$(dirname "$0")/ktap-lib.sh"
+fake_qemu_env test_staged.sh
+export BUILD=$tmp/build RESULTS=$tmp/results LAB_SCENARIOS=$tmp/sc
 export QEMU=$here/fake-qemu LAB_PROGRESS=0 MAKE=$tmp/fake-make
 
 mapfile -t kernels < <("$top/kernel/build.sh" names)
@@ -39,7 +35,6 @@ printf 'kernels: stock\nexpect a *=x\n' >"$LAB_SCENARIOS/stockonly"
 printf 'kernels: full\ncmdline: fake=wrong\nexpect a *=x\n' >"$LAB_SCENARIOS/wrong"
 
 failed=0
-fail() { printf '# %s\n' "$*"; failed=1; }
 staged() { # ARGS...: sets rc, out, err
 	rm -f "$BUILD/make.calls"
 	out=$("$lab/staged" "$@" 2>"$tmp/err")
@@ -94,14 +89,4 @@ test_bad_input() {
 }
 
 tests=(story_order unbooted_kernel_not_built failing_boot failing_build bad_input)
-echo "KTAP version 1"
-echo "1..${#tests[@]}"
-n=0 bad=0
-for t in "${tests[@]}"; do
-	n=$((n + 1))
-	failed=0
-	"test_$t"
-	if [ $failed -eq 0 ]; then echo "ok $n $t"; else echo "not ok $n $t"; bad=$((bad + 1)); fi
-done
-echo "# $((n - bad)) passed, $bad failed"
-[ $bad -eq 0 ]
+run_tests "${tests[@]}"
