@@ -50,19 +50,10 @@ static void observe_all(struct ktap_test *const *t, int n, const char *value)
 static int collect(struct ktap_test *any, const char *who, int fd, pid_t pid, char *buf,
 		   size_t size)
 {
-	size_t len = 0;
 	int err = 0;
-	for (;;) {
-		ssize_t r = read(fd, buf + len, size - 1 - len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			err = lab_report(any, WHO, errno, "read(the %s child's pipe)", who);
-			break;
-		}
-		if (r == 0 || (len += (size_t)r) == size - 1)
-			break;
-	}
+	size_t len = read_fd(fd, buf, size - 1, &err);
+	if (err)
+		lab_report(any, WHO, err, "read(the %s child's pipe)", who);
 	buf[len] = '\0';
 	close(fd);
 	int st, e = wait_child(pid, &st);

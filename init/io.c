@@ -40,13 +40,8 @@ void out_emit(void *ctx, const char *line, size_t len)
 	(void)write_all(*(const int *)ctx, line, len);
 }
 
-long read_bytes(const char *path, char *buf, size_t size, int *err)
+size_t read_fd(int fd, char *buf, size_t size, int *err)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		*err = errno;
-		return -1;
-	}
 	size_t len = 0;
 	while (len < size) {
 		ssize_t r = read(fd, buf + len, size - len);
@@ -54,14 +49,29 @@ long read_bytes(const char *path, char *buf, size_t size, int *err)
 			continue;
 		if (r < 0) {
 			*err = errno;
-			close(fd);
-			return -1;
+			break;
 		}
 		if (r == 0)
 			break;
 		len += (size_t)r;
 	}
+	return len;
+}
+
+long read_bytes(const char *path, char *buf, size_t size, int *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		*err = errno;
+		return -1;
+	}
+	int e = 0;
+	size_t len = read_fd(fd, buf, size, &e);
 	close(fd);
+	if (e) {
+		*err = e;
+		return -1;
+	}
 	return (long)len;
 }
 

@@ -15,6 +15,9 @@ void out_emit(void *ctx, const char *line, size_t len);
 /* Write all of buf to fd, retrying on EINTR and short writes; -1 on error. */
 int write_all(int fd, const char *buf, size_t len);
 
+/* Read fd until end of file, size bytes or a failed read: the count read; *err is the errno
+ * of a failed read (left alone otherwise). */
+size_t read_fd(int fd, char *buf, size_t size, int *err);
 /* Read up to size bytes of path into buf (binary, no NUL added). Returns the length, or -1
  * with *err = errno. */
 long read_bytes(const char *path, char *buf, size_t size, int *err);

@@ -32,21 +32,6 @@ static unsigned long long fuzz_seed(const char *v)
 	return (unsigned long long)ts.tv_sec * 1000000000ULL + (unsigned long long)ts.tv_nsec;
 }
 
-/* Read everything the fuzzer prints; NUL-terminated, cut at OUT_MAX - 1. */
-static size_t slurp(int fd, char *buf, size_t size)
-{
-	size_t len = 0;
-	for (;;) {
-		ssize_t r = read(fd, buf + len, size - 1 - len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0 || (len += (size_t)r) == size - 1)
-			break;
-	}
-	buf[len] = '\0';
-	return len;
-}
-
 static void test_mntfuzz(struct lab_ctx *lc, struct ktap_test *t)
 {
 	const char *initramfs_dev = lc->h.initramfs_dev;
@@ -87,7 +72,11 @@ static void test_mntfuzz(struct lab_ctx *lc, struct ktap_test *t)
 		_exit(2);
 	}
 	close(p[1]);
-	slurp(p[0], buf, OUT_MAX);
+	int rerr = 0;
+	size_t len = read_fd(p[0], buf, OUT_MAX - 1, &rerr);
+	if (rerr)
+		lab_report(t, WHO, rerr, "read(lab-mntfuzz's pipe)");
+	buf[len] = '\0';
 	close(p[0]);
 	int st = 0, e = wait_child(pid, &st);
 	if (e)
