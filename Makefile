@@ -20,9 +20,9 @@ include rootfs-images/images.mk
 -include init/init.mk
 -include lab/lab.mk
 # each adds its targets and appends its host test target to HOST_TESTS_EXTRA
--include lab/compare.mk
--include lab/bench.mk
--include lab/fuzz.mk
+-include lab/logs/compare.mk
+-include lab/bench/bench.mk
+-include lab/fuzz/fuzz.mk
 
 .PHONY: help deps lab test host-tests clean distclean
 

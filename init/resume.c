@@ -1,6 +1,6 @@
 /* resume.c - "lab-init resume WORDS...": the first program that runs from the real root after
  * busybox's switch_root (lab.switch=busybox) or with lab.bench=1. It takes the switch time and
- * the memory figures ("# bench: ..." for lab/bench), then execs stage 2 with the same words
+ * the memory figures ("# bench: ..." for lab/bench/bench), then execs stage 2 with the same words
  * (for busybox with switch_ns measured here: stage 1's is only its own preparation). */
 #define _GNU_SOURCE
 #include "handoff.h"

@@ -11,6 +11,8 @@
 
 LAB_DIR := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
 LAB_HOST := $(BUILD)/host
+# the log tools (KTAP parsing, logcheck, normalising, compare): lab/logs/
+LAB_LOGS := $(LAB_DIR)/logs
 
 SCENARIO ?= all
 KERNEL ?= all
@@ -32,8 +34,8 @@ LAB_SAN_ENV := ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1 \
 LAB_STATUS_FILE ?=
 lab_status = rc=$$?; [ -z "$(LAB_STATUS_FILE)" ] || echo $$rc >>"$(LAB_STATUS_FILE)"; exit $$rc
 
-LAB_LIB := $(LAB_DIR)/ktaplog.c $(LAB_DIR)/ktaplog.h $(LAB_DIR)/strutil.h
-LAB_LOGCHECK := $(LAB_DIR)/logcheck.c $(LAB_LIB)
+LAB_LIB := $(LAB_LOGS)/ktaplog.c $(LAB_LOGS)/ktaplog.h $(LAB_LOGS)/strutil.h
+LAB_LOGCHECK := $(LAB_LOGS)/logcheck.c $(LAB_LIB)
 
 $(LAB_HOST)/logcheck: $(LAB_LOGCHECK)
 	@mkdir -p $(@D)
@@ -46,7 +48,7 @@ $(LAB_HOST)/logcheck-san: $(LAB_LOGCHECK)
 
 $(LAB_HOST)/test_logcheck: $(LAB_DIR)/tests/test_logcheck.c $(LAB_DIR)/tests/check.h $(LAB_LOGCHECK)
 	@mkdir -p $(@D)
-	$(LAB_CC) $(LAB_SAN_CFLAGS) -DLOGCHECK_NO_MAIN -I$(LAB_DIR) -o $@ $(filter %.c,$^)
+	$(LAB_CC) $(LAB_SAN_CFLAGS) -DLOGCHECK_NO_MAIN -I$(LAB_LOGS) -o $@ $(filter %.c,$^)
 
 .PHONY: host-tests-lab lab-run lab-tools
 # the host programs the runner and the suite use

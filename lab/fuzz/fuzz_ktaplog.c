@@ -1,4 +1,4 @@
-/* fuzz_ktaplog.c - lab/ktaplog.c's serial-log checker (what decides every boot). The first
+/* fuzz_ktaplog.c - lab/logs/ktaplog.c's serial-log checker (what decides every boot). The first
  * line of the input is the --expect list, the rest the serial log. Properties: no memory
  * error or leak; the verdict agrees with the problem list; a log that passed has a KTAP
  * plan and as many results as the plan says; the same input gives the same verdict. */

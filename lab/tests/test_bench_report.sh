@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Unit tests of lab/bench-report on a small bench.json (lab/tests/data/bench-sample.json):
+# Unit tests of lab/bench/bench-report on a small bench.json (lab/tests/data/bench-sample.json):
 # the statistics, the targets' verdicts, the SVG, and bad input. KTAP on stdout.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-report=$here/../bench-report
+report=$here/../bench/bench-report
 sample=$here/data/bench-sample.json
 tmp=$(mktemp -d /tmp/test_bench_report.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# lab/tests/test_compare.sh: the scripts around lab/compare on the fixture
+# lab/tests/test_compare.sh: the scripts around lab/logs/compare on the fixture
 # run lab/tests/data/run (pivot on stock, full and full-debug; hand-made in
 # the format of real boots): compare's exit codes and messages,
-# lab/check-reference (check, refresh, a changed result, a missing boot, a
-# missing reference), lab/demo (80 columns, no colour off a tty, the facts)
-# and lab/report's HTML (no Chromium here: lab/tests/test_report.sh renders
+# lab/logs/check-reference (check, refresh, a changed result, a missing boot, a
+# missing reference), lab/report/demo (80 columns, no colour off a tty, the facts)
+# and lab/report/report's HTML (no Chromium here: lab/tests/test_report.sh renders
 # it). Prints KTAP; exit 1 when a test failed. COMPARE and NORMALIZE name the
 # programs (make host-tests-compare passes the sanitizer builds).
 set -uo pipefail
@@ -19,7 +19,7 @@ data=$here/data/run
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test_compare.XXXXXX") || { echo "test_compare: mktemp -d failed" >&2; exit 2; }
 trap 'rm -rf "$tmp"' EXIT
 export REFERENCE=$tmp/ref
-export RESULTS=$tmp/results	# lab/report's bench fallback: none here
+export RESULTS=$tmp/results	# lab/report/report's bench fallback: none here
 
 n=0 bad=0 failed=0
 fail() { printf '# %s\n' "$*"; failed=1; }
@@ -75,15 +75,15 @@ compare_cli() {
 
 reference_cycle() {
 	fresh_run
-	expect_rc 2 "$lab/check-reference" "$tmp/run"
+	expect_rc 2 "$lab/logs/check-reference" "$tmp/run"
 	has "$tmp/err" "does not exist: make refresh-reference RUN="
-	expect_rc 0 "$lab/check-reference" --refresh "$tmp/run"
+	expect_rc 0 "$lab/logs/check-reference" --refresh "$tmp/run"
 	has "$tmp/out" "2 new, 0 changed"
 	[ -f "$REFERENCE/pivot-stock.log" ] && [ -f "$REFERENCE/pivot-full.log" ] || fail "no reference logs written"
 	[ ! -f "$REFERENCE/pivot-full-debug.log" ] || fail "a full-debug reference was written"
 	lacks "$REFERENCE/pivot-full.log" "[    0."
 	has "$REFERENCE/pivot-full.log" "ok 3 pivot_root # observed=ok expected=ok"
-	expect_rc 0 "$lab/check-reference" "$tmp/run"
+	expect_rc 0 "$lab/logs/check-reference" "$tmp/run"
 	has "$tmp/out" "ok 1 pivot-full"
 	has "$tmp/out" "ok 2 pivot-stock"
 	has "$tmp/out" "# 2 passed, 0 failed"
@@ -92,7 +92,7 @@ reference_cycle() {
 
 reference_noise_passes() {
 	fresh_run
-	"$lab/check-reference" --refresh "$tmp/run" >/dev/null || fail "refresh failed"
+	"$lab/logs/check-reference" --refresh "$tmp/run" >/dev/null || fail "refresh failed"
 	# a new boot of the same: other timestamps, addresses, sizes, times, PIDs, UUIDs
 	sed -i -e 's/^\[    0\.3/[    0.4/' -e 's/Memory: 226112K/Memory: 225000K/' \
 		-e 's/1b2c3d4e-aaaa-bbbb-cccc-0123456789ab/01234567-89ab-cdef-0123-456789abcdef/' \
@@ -101,17 +101,17 @@ reference_noise_passes() {
 		-e 's/0x80000002/0x80000003/' -e 's/#1 Thu Dec  3 18:20:00 UTC 2026/#2 Fri Dec  4 10:00:00 UTC 2026/' \
 		"$tmp/run/pivot-full.log"
 	printf '[    1.5] random: crng init done\n' >>"$tmp/run/pivot-full.log"
-	expect_rc 0 "$lab/check-reference" "$tmp/run"
+	expect_rc 0 "$lab/logs/check-reference" "$tmp/run"
 	has "$tmp/out" "ok 1 pivot-full"
 }
 
 reference_difference_fails() {
 	fresh_run
-	"$lab/check-reference" --refresh "$tmp/run" >/dev/null || fail "refresh failed"
+	"$lab/logs/check-reference" --refresh "$tmp/run" >/dev/null || fail "refresh failed"
 	sed -i -e 's/^ok 7 kthreadd_root # observed=nullfs expected=nullfs/not ok 7 kthreadd_root # observed=ext4 expected=nullfs/' \
 		-e '/VFS: Finished mounting rootfs on nullfs/d' "$tmp/run/pivot-full.log"
 	printf '[    1.1] VFS: Pid 1 stopped sharing filesystem state\n' >>"$tmp/run/pivot-stock.log"
-	expect_rc 1 "$lab/check-reference" "$tmp/run"
+	expect_rc 1 "$lab/logs/check-reference" "$tmp/run"
 	has "$tmp/out" "# pivot-full: test kthreadd_root: reference=nullfs fresh=ext4 (not ok)"
 	has "$tmp/out" "# pivot-full: kernel message only in reference: VFS: Finished mounting rootfs on nullfs"
 	has "$tmp/out" "not ok 1 pivot-full"
@@ -120,34 +120,34 @@ reference_difference_fails() {
 	has "$tmp/out" "make refresh-reference RUN="
 	# refreshing from failed boots is refused, unless --force
 	printf 'FAIL\n9.0\nnot ok 7 kthreadd_root\n' >"$tmp/run/pivot-full.verdict"
-	expect_rc 1 "$lab/check-reference" --refresh "$tmp/run"
+	expect_rc 1 "$lab/logs/check-reference" --refresh "$tmp/run"
 	has "$tmp/err" "pivot-full: not refreshed: the boot did not pass (FAIL"
-	expect_rc 0 "$lab/check-reference" --refresh --force "$tmp/run"
+	expect_rc 0 "$lab/logs/check-reference" --refresh --force "$tmp/run"
 	has "$tmp/out" "pivot-full: differs from its reference:"
-	expect_rc 0 "$lab/check-reference" "$tmp/run"
+	expect_rc 0 "$lab/logs/check-reference" "$tmp/run"
 }
 
 reference_missing_boots() {
 	fresh_run
-	"$lab/check-reference" --refresh "$tmp/run" >/dev/null || fail "refresh failed"
+	"$lab/logs/check-reference" --refresh "$tmp/run" >/dev/null || fail "refresh failed"
 	rm "$tmp/run/pivot-stock.log"
 	cp "$tmp/run/pivot-full.log" "$tmp/run/umh-full.log"
 	cp "$tmp/run/pivot-full.cmdline" "$tmp/run/umh-full.cmdline"
-	expect_rc 1 "$lab/check-reference" "$tmp/run"
+	expect_rc 1 "$lab/logs/check-reference" "$tmp/run"
 	has "$tmp/out" "# pivot-stock: the run has no pivot-stock.log"
 	has "$tmp/out" "# umh-full: no reference"
 	has "$tmp/out" "# 1 passed, 2 failed"
 	rm "$tmp/run/umh-full.log"
-	expect_rc 0 "$lab/check-reference" --only-present "$tmp/run"
+	expect_rc 0 "$lab/logs/check-reference" --only-present "$tmp/run"
 	has "$tmp/out" "1..1"
-	expect_rc 2 "$lab/check-reference" "$tmp/nonexistent"
+	expect_rc 2 "$lab/logs/check-reference" "$tmp/nonexistent"
 	has "$tmp/err" "not a directory"
 	# the make target takes RUN
 	expect_rc 0 make -s -C "$top" --no-print-directory check-reference RUN="$data"
 }
 
 demo_output() {
-	expect_rc 0 "$lab/demo" --no-boot --run "$data"
+	expect_rc 0 "$lab/report/demo" --no-boot --run "$data"
 	awk 'length($0) > 80 { print "# line " NR " has " length($0) " columns: " $0; bad = 1 } END { exit bad }' \
 		"$tmp/out" || fail "the demo is wider than 80 columns"
 	! grep -q $'\e' "$tmp/out" || fail "colour codes though standard output is not a terminal"
@@ -164,23 +164,23 @@ demo_output() {
 	has "$tmp/out" "7 KTAP tests differ between stock and full"
 	# on a terminal (script(1) gives it one): colour, and NO_COLOR turns it off
 	if command -v script >/dev/null; then
-		TERM=xterm script -qec "$lab/demo --no-boot --run $data" /dev/null >"$tmp/tty" 2>&1 </dev/null
+		TERM=xterm script -qec "$lab/report/demo --no-boot --run $data" /dev/null >"$tmp/tty" 2>&1 </dev/null
 		grep -q $'\e\[1m' "$tmp/tty" || fail "no colour on a terminal"
-		NO_COLOR=1 TERM=xterm script -qec "$lab/demo --no-boot --run $data" /dev/null >"$tmp/tty" 2>&1 </dev/null
+		NO_COLOR=1 TERM=xterm script -qec "$lab/report/demo --no-boot --run $data" /dev/null >"$tmp/tty" 2>&1 </dev/null
 		! grep -q $'\e\[' "$tmp/tty" || fail "colour on a terminal with NO_COLOR set"
 	else
 		echo "# script(1) is missing: the terminal case is not tested"
 	fi
-	expect_rc 2 "$lab/demo" --no-boot --run "$tmp/nonexistent"
+	expect_rc 2 "$lab/report/demo" --no-boot --run "$tmp/nonexistent"
 	has "$tmp/err" "no such log"
 }
 
 report_html() {
 	fresh_run
 	printf 'FAIL\n60.0\ntimeout after 60 s; last line: "<x>"\n' >"$tmp/run/pivot-full-debug.verdict"
-	"$lab/check-reference" --refresh "$tmp/run" >/dev/null 2>&1
+	"$lab/logs/check-reference" --refresh "$tmp/run" >/dev/null 2>&1
 	sed -i 's/observed=distinct expected=distinct/observed=shared expected=distinct/' "$tmp/run/pivot-full.log"
-	expect_rc 0 "$lab/report" "$tmp/run"
+	expect_rc 0 "$lab/report/report" "$tmp/run"
 	local h=$tmp/run/report.html
 	has "$h" '<table class="matrix" id="matrix">'
 	# the values table comes first: pivot_root EINVAL on stock, ok (changed) on full
@@ -200,18 +200,18 @@ report_html() {
 	mkdir "$tmp/run/bench"
 	printf '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><text>switch-us</text></svg>\n' \
 		>"$tmp/run/bench/switch.svg"
-	expect_rc 0 "$lab/report" "$tmp/run"
+	expect_rc 0 "$lab/report/report" "$tmp/run"
 	has "$h" '<text>switch-us</text>'
 	lacks "$h" '<?xml'
-	expect_rc 2 "$lab/report" "$tmp/nonexistent"
+	expect_rc 2 "$lab/report/report" "$tmp/nonexistent"
 	mkdir "$tmp/empty"
-	expect_rc 2 "$lab/report" "$tmp/empty"
+	expect_rc 2 "$lab/report/report" "$tmp/empty"
 	has "$tmp/err" "has no boot logs"
-	expect_rc 2 env CHROMIUM=no-such-chromium "$lab/report" --png "$tmp/run"
+	expect_rc 2 env CHROMIUM=no-such-chromium "$lab/report/report" --png "$tmp/run"
 	has "$tmp/err" "no-such-chromium is not installed: report.png needs headless Chromium (apt-get install chromium)"
 }
 
-# lab/compare without a run: each side from the newest run that has it
+# lab/logs/compare without a run: each side from the newest run that has it
 compare_lookup() {
 	local r=$tmp/lookup
 	rm -rf "$r"
@@ -224,7 +224,7 @@ compare_lookup() {
 	touch -d '2026-01-03 10:00' "$r/reference"/*
 	ln -s old "$r/latest"
 	# stock only in old, full newest in new: different runs, each named
-	expect_rc 1 env RESULTS="$r" "$lab/compare" pivot:stock pivot:full
+	expect_rc 1 env RESULTS="$r" "$lab/logs/compare" pivot:stock pivot:full
 	has "$tmp/err" "compare: pivot:stock: $r/old/"
 	has "$tmp/err" "compare: pivot:full: $r/new/"
 	has "$tmp/err" "compare: A and B come from different runs"
@@ -233,19 +233,19 @@ compare_lookup() {
 	has "$tmp/out" "* pivot_root         | EINVAL     | ok"
 	# a newer run with both: one run, compare --run's labels
 	cp "$data"/pivot-stock.* "$data"/pivot-full.* "$r/both"/
-	expect_rc 1 env RESULTS="$r" "$lab/compare" pivot:stock pivot:full
+	expect_rc 1 env RESULTS="$r" "$lab/logs/compare" pivot:stock pivot:full
 	has "$tmp/err" "compare: pivot:stock: $r/both/"
 	has "$tmp/err" "compare: pivot:full: $r/both/"
 	lacks "$tmp/err" "different runs"
 	has "$tmp/out" "A: pivot:stock ($r/both/pivot-stock.log)"
-	expect_rc 0 env RESULTS="$r" "$lab/compare" -q pivot:full "$data/pivot-full.log"
+	expect_rc 0 env RESULTS="$r" "$lab/logs/compare" -q pivot:full "$data/pivot-full.log"
 	# RUN given: that run only, no lookup
-	expect_rc 2 env RESULTS="$r" "$lab/compare" --run "$r/new" pivot:stock pivot:full
+	expect_rc 2 env RESULTS="$r" "$lab/logs/compare" --run "$r/new" pivot:stock pivot:full
 	has "$tmp/err" "new/pivot-stock.log: No such file or directory"
 	# no run has it: a clear error, exit 2
-	expect_rc 2 env RESULTS="$r" "$lab/compare" pivot:stock umh:full
+	expect_rc 2 env RESULTS="$r" "$lab/logs/compare" pivot:stock umh:full
 	has "$tmp/err" "compare: no run under $r/ has umh:full (umh-full.log); boot it: make compare A=pivot:stock B=umh:full BOOT=1, or lab/run -j1 umh full"
-	expect_rc 2 env RESULTS="$tmp/no-results" "$lab/compare" pivot:stock pivot:full
+	expect_rc 2 env RESULTS="$tmp/no-results" "$lab/logs/compare" pivot:stock pivot:full
 	has "$tmp/err" "has pivot:stock (pivot-stock.log)"
 	# --boot boots what no run has (a stand-in for lab/run), then compares
 	cat >"$tmp/fake-run" <<-'EOF'
@@ -260,13 +260,13 @@ compare_lookup() {
 	EOF
 	chmod +x "$tmp/fake-run"
 	rm -rf "$r/new" "$r/both"
-	expect_rc 1 env RESULTS="$r" LAB_RUN="$tmp/fake-run" DATA="$data" "$lab/compare" --boot pivot:stock umh:full
+	expect_rc 1 env RESULTS="$r" LAB_RUN="$tmp/fake-run" DATA="$data" "$lab/logs/compare" --boot pivot:stock umh:full
 	has "$r/fake-run.calls" "fake-run -j1 --run-id compare-"
 	has "$r/fake-run.calls" " umh full"
 	has "$tmp/err" "compare: no run has umh:full; booting: lab/run -j1 --run-id compare-"
 	has "$tmp/err" "compare: umh:full: $r/compare-"
 	[ "$(wc -l <"$r/fake-run.calls")" -eq 1 ] || fail "--boot booted more than the missing side"
-	expect_rc 2 env RESULTS="$r" LAB_RUN="$tmp/fake-run" DATA="$data" "$lab/compare" --boot pivot:stock pivot:nosuch
+	expect_rc 2 env RESULTS="$r" LAB_RUN="$tmp/fake-run" DATA="$data" "$lab/logs/compare" --boot pivot:stock pivot:nosuch
 	has "$tmp/err" "compare: lab/run -j1 --run-id compare-"
 	has "$tmp/err" "failed (exit 2): pivot:nosuch cannot be compared"
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of lab/ktaplog.c and lab/logcheck.c (built with
+ * Unit tests of lab/logs/ktaplog.c and lab/logs/logcheck.c (built with
  * -DLOGCHECK_NO_MAIN). No framework: CHECK() prints a "# file:line" diagnostic
  * and marks the current test failed. The output is KTAP; the exit status is
  * 1 when a test failed.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# lab/tests/test_report.sh [RUN_DIR]: render lab/report's page in headless
+# lab/tests/test_report.sh [RUN_DIR]: render lab/report/report's page in headless
 # Chromium and check that the values table leads it and the scenario x kernel
 # matrix is on it: in the DOM Chromium builds (the first table: one group of
 # rows a scenario, one row a test, each cell the observed value of the .check
@@ -52,7 +52,7 @@ check() { # NAME COMMAND...
 
 echo 'KTAP version 1'
 echo '1..7'
-if "$lab/report" --png "$run" >"$tmp/report.out" 2>&1; then
+if "$lab/report/report" --png "$run" >"$tmp/report.out" 2>&1; then
 	ok report_png
 else
 	sed 's/^/# /' "$tmp/report.out"

@@ -1,4 +1,4 @@
-# lab/bench.mk: the benchmarks (lab/bench, lab/bench-report). Included by the top-level
+# lab/bench/bench.mk: the benchmarks (lab/bench/bench, lab/bench/bench-report). Included by the top-level
 # Makefile after lab/lab.mk.
 #
 #   make bench [BENCH_ARGS='--reps 5']   switch cost and memory against initramfs size
@@ -9,14 +9,14 @@
 #   make bench-build [BENCH_KERNEL=nullfs]   clean and incremental kernel builds, with and
 #                                        without ccache, in build/bench/kbuild
 #   make bench-images                    the benchmark's initramfs images
-#   make host-tests-bench                lab/bench-report's unit tests
+#   make host-tests-bench                lab/bench/bench-report's unit tests
 
 include rootfs-images/bench.mk
 
 BENCH_ARGS ?=
 BENCH_KERNEL ?= nullfs
-# every kernel a cell of lab/bench-cells boots
-BENCH_KERNELS := $(sort $(shell awk '$$1 == "switch" { $$1 = $$2 = "" } $$1 == "floor" || $$1 == "matrix" { $$1 = "" } $$1 == "" { print }' lab/bench-cells))
+# every kernel a cell of lab/bench/bench-cells boots
+BENCH_KERNELS := $(sort $(shell awk '$$1 == "switch" { $$1 = $$2 = "" } $$1 == "floor" || $$1 == "matrix" { $$1 = "" } $$1 == "" { print }' lab/bench/bench-cells))
 
 .PHONY: bench bench-smoke bench-build host-tests-bench
 HOST_TESTS_EXTRA += host-tests-bench
@@ -25,11 +25,11 @@ host-tests-bench:
 	lab/tests/test_bench_report.sh
 
 bench: lab-tools images bench-images $(foreach k,$(BENCH_KERNELS),$(call kernel_image,$(k)))
-	lab/bench $(BENCH_ARGS)
+	lab/bench/bench $(BENCH_ARGS)
 
 bench-smoke: lab-tools images $(BENCH_IMAGES)/initramfs-$(firstword $(BENCH_SIZES)).cpio $(BENCH_IMAGES)/floor.cpio \
 		$(foreach k,$(BENCH_KERNELS),$(call kernel_image,$(k)))
-	lab/bench --smoke --run-id bench-smoke-$$(date +%Y%m%d-%H%M%S)-$$$$
+	lab/bench/bench --smoke --run-id bench-smoke-$$(date +%Y%m%d-%H%M%S)-$$$$
 
 bench-build:
-	lab/bench-build $(BENCH_KERNEL)
+	lab/bench/bench-build $(BENCH_KERNEL)

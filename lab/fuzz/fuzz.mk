@@ -1,4 +1,4 @@
-# lab/fuzz.mk: libFuzzer targets for the parsers the lab trusts (lab/fuzz/).
+# lab/fuzz/fuzz.mk: libFuzzer targets for the parsers the lab trusts (lab/fuzz/).
 # Included by the top-level Makefile.
 #
 #   make fuzz [FUZZ_SECONDS=60] [FUZZ_TARGETS="mountinfo ktaplog"]
@@ -11,7 +11,7 @@
 #        every seed and regression input through each target, built with cc under
 #        ASan/UBSan and lab/fuzz/replay.c (no clang needed): part of make host-tests
 
-FUZZ_DIR := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))/fuzz
+FUZZ_DIR := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
 FUZZ_OUT := $(BUILD)/fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
@@ -19,20 +19,20 @@ FUZZ_CFLAGS := -std=c11 -g -O1 -Wall -Wextra -Werror -fno-omit-frame-pointer
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 
 # every target, the directory of its sources and the files it links
-FUZZ_ALL := mountinfo cmdline kmsg leakreport ktaplog $(if $(wildcard lab/normlog.c),normlog)
+FUZZ_ALL := mountinfo cmdline kmsg leakreport ktaplog $(if $(wildcard lab/logs/normlog.c),normlog)
 FUZZ_TARGETS ?= $(FUZZ_ALL)
 FUZZ_INC_mountinfo := init
 FUZZ_INC_cmdline := init
 FUZZ_INC_kmsg := init
 FUZZ_INC_leakreport := init
-FUZZ_INC_ktaplog := lab
-FUZZ_INC_normlog := lab
+FUZZ_INC_ktaplog := lab/logs
+FUZZ_INC_normlog := lab/logs
 FUZZ_SRC_mountinfo := init/mountinfo.c
 FUZZ_SRC_cmdline := init/cmdline.c
 FUZZ_SRC_kmsg := init/kmsg.c
 FUZZ_SRC_leakreport := init/leakreport.c
-FUZZ_SRC_ktaplog := lab/ktaplog.c
-FUZZ_SRC_normlog := lab/normlog.c lab/ktaplog.c
+FUZZ_SRC_ktaplog := lab/logs/ktaplog.c
+FUZZ_SRC_normlog := lab/logs/normlog.c lab/logs/ktaplog.c
 
 define FUZZ_RULES
 $(FUZZ_OUT)/fuzz_$(1): $(FUZZ_DIR)/fuzz_$(1).c $(FUZZ_DIR)/fuzz.h $(FUZZ_SRC_$(1)) \

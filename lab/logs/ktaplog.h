@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ktaplog: the parsing half of lab/logcheck.c, kept in a library file so
+ * ktaplog: the parsing half of lab/logs/logcheck.c, kept in a library file so
  * that lab/tests/test_logcheck.c can call it.
  *
  * A QEMU serial log holds kernel messages ("[    1.234567] text") and the

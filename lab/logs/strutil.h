@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * strutil: the small memory and string helpers the host-side log tools share
- * (lab/ktaplog.c, lab/normlog.c). Out of memory is not a condition these
+ * (lab/logs/ktaplog.c, normlog.c, logcompare.c). Out of memory is not a condition these
  * tools can report usefully about a log: they print it and exit with status 2.
  */
 #ifndef LAB_STRUTIL_H

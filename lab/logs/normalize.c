@@ -2,7 +2,7 @@
 /*
  * normalize: print a lab serial log with the noise removed, so that two boots
  * of the same scenario and kernel give the same text (see normlog.h for what
- * is removed and lab/normlog.c for the tables).
+ * is removed and lab/logs/normlog.c for the tables).
  *
  *   normalize [--unwrap] [-o OUT] [LOG|-]
  *
