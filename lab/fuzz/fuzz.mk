@@ -32,7 +32,7 @@ FUZZ_SRC_cmdline := init/cmdline.c
 FUZZ_SRC_kmsg := init/kmsg.c
 FUZZ_SRC_leakreport := init/leakreport.c
 FUZZ_SRC_ktaplog := lab/logs/ktaplog.c
-FUZZ_SRC_normlog := lab/logs/normlog.c lab/logs/ktaplog.c
+FUZZ_SRC_normlog := lab/logs/normlog.c lab/logs/logcompare.c lab/logs/ktaplog.c
 
 define FUZZ_RULES
 $(FUZZ_OUT)/fuzz_$(1): $(FUZZ_DIR)/fuzz_$(1).c $(FUZZ_DIR)/fuzz.h $(FUZZ_SRC_$(1)) \

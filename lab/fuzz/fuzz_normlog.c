@@ -1,8 +1,9 @@
-/* fuzz_normlog.c - lab/normlog.c, which normalises serial logs for compare and the
- * reference check. Properties: no memory error or leak; normalising is idempotent (normlog.h
+/* fuzz_normlog.c - lab/logs/normlog.c and logcompare.c, which normalise and compare serial
+ * logs for compare and the reference check. Properties: no memory error or leak; normalising is idempotent (normlog.h
  * promises it: a reference log stays stable); the output ends every line with '\n'; a log
  * that can be parsed compares equal to itself, raw against normalised too. */
 #include "fuzz.h"
+#include "logcompare.h"
 #include "normlog.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * compare: compare two lab boots by their serial logs, after normalising
- * both (normlog.h).
+ * both (logcompare.h, normlog.h).
  *
  *   compare [-q] [--diff] [--run DIR] [--names A,B] A B
  *
@@ -16,6 +16,7 @@
  * The unit tests build this file with -DCOMPARE_NO_MAIN.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "logcompare.h"
 #include "normlog.h"
 
 #include <ctype.h>

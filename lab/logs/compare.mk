@@ -15,9 +15,10 @@
 # RUN defaults to results/latest (compare: the newest run with each side); A and B
 # may also be SCENARIO:KERNEL. lab/mk TARGET ... exits with the tool's status (0/1/2).
 
-COMPARE_LIB := $(LAB_LOGS)/normlog.c $(LAB_LOGS)/normlog.h $(LAB_LIB)
+NORMLOG_LIB := $(LAB_LOGS)/normlog.c $(LAB_LOGS)/normlog.h $(LAB_LIB)
+COMPARE_LIB := $(LAB_LOGS)/logcompare.c $(LAB_LOGS)/logcompare.h $(NORMLOG_LIB)
 COMPARE_SRC := $(LAB_LOGS)/compare.c $(COMPARE_LIB)
-NORMALIZE_SRC := $(LAB_LOGS)/normalize.c $(COMPARE_LIB)
+NORMALIZE_SRC := $(LAB_LOGS)/normalize.c $(NORMLOG_LIB)
 RUN ?=
 A ?=
 B ?=

@@ -10,6 +10,7 @@
  * The unit tests build this file with -DNORMALIZE_NO_MAIN.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "ktaplog.h"
 #include "normlog.h"
 
 #include <errno.h>

@@ -53,4 +53,35 @@ static inline const char *skip_blanks(const char *s)
 	return s;
 }
 
+/* A growing list of malloc'ed strings (strv_free() frees them and the list). */
+struct strv {
+	char **v;
+	size_t n, cap;
+};
+
+static inline void strv_push(struct strv *sv, char *s)
+{
+	if (sv->n == sv->cap) {
+		sv->cap = sv->cap ? 2 * sv->cap : 16;
+		sv->v = xrealloc(sv->v, sv->cap * sizeof(*sv->v));
+	}
+	sv->v[sv->n++] = s;
+}
+
+static inline bool strv_has(const struct strv *sv, const char *s)
+{
+	for (size_t i = 0; i < sv->n; i++)
+		if (strcmp(sv->v[i], s) == 0)
+			return true;
+	return false;
+}
+
+static inline void strv_free(struct strv *sv)
+{
+	for (size_t i = 0; i < sv->n; i++)
+		free(sv->v[i]);
+	free(sv->v);
+	memset(sv, 0, sizeof(*sv));
+}
+
 #endif

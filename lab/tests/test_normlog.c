@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of lab/normlog.c, lab/compare.c (built with -DCOMPARE_NO_MAIN)
- * and lab/normalize.c (-DNORMALIZE_NO_MAIN). No framework: CHECK() prints a
+ * Unit tests of lab/logs/normlog.c, logcompare.c, compare.c (built with
+ * -DCOMPARE_NO_MAIN) and normalize.c (-DNORMALIZE_NO_MAIN). No framework: CHECK() prints a
  * "# file:line" diagnostic and marks the current test failed. The output is
  * KTAP; the exit status is 1 when a test failed.
  *
@@ -10,6 +10,7 @@
  * changed, kernel messages moved into KTAP lines, the end cut off, a panic.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "logcompare.h"
 #include "normlog.h"
 
 #include <errno.h>
