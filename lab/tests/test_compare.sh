@@ -156,6 +156,8 @@ demo_output() {
 	has "$tmp/out" "legacy: deleted 7 files and 6"
 	grep -qE '^switch took +5120 us +\| 310 us$' "$tmp/out" || fail "no switch times 5120 us | 310 us"
 	grep -qE "^kthreadd's root +ext4 +\| nullfs$" "$tmp/out" || fail "no kthreadd root ext4 | nullfs"
+	# the verdicts come from the run's manifest (here read from the fixture's files)
+	grep -qE '^boot verdict +PASS +\| PASS$' "$tmp/out" || fail "no boot verdict PASS | PASS (the manifest's)"
 	lacks "$tmp/out" "pivot_root failed: Invalid argument"
 	grep -qE '^  freed/ballast +8220/8192 kB \(100%\) +\| 8212/8192 kB \(100%\)$' "$tmp/out" ||
 		fail "no memory line"
