@@ -53,7 +53,8 @@ help:
 	@echo 'variables: KERNEL SCENARIO JOBS (parallel boots, default 2) ACCEL (tcg|kvm|auto, default tcg)'
 
 DEBIAN_PACKAGES := linux-source-6.12 musl-tools qemu-system-x86 e2fsprogs cpio flex bison bc \
-	libelf-dev libssl-dev ccache gcc make git perl python3 clang busybox-static file chromium
+	libelf-dev libssl-dev ccache gcc make git perl python3 clang busybox-static file chromium \
+	initramfs-tools-core dracut-core klibc-utils linux-base udev systemd zstd
 
 deps:
 	@missing=$$(for p in $(DEBIAN_PACKAGES); do \

@@ -113,3 +113,29 @@ int kmsg_scan(int fd, kmsg_fn fn, void *ctx, struct kmsg_stats *st)
 	free(r);
 	return ret;
 }
+
+int kmsg_write(const char *text, int *err, char *call, size_t callsize)
+{
+	char rec[KMSG_TEXT_MAX + 8];
+	int n = snprintf(rec, sizeof(rec), "<5>%s\n", text);
+	if (n < 0 || (size_t)n >= sizeof(rec)) {
+		*err = EINVAL;
+		snprintf(call, callsize, "snprintf(\"<5>%%s\\n\") of %zu bytes", strlen(text));
+		return -1;
+	}
+	int fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		*err = errno;
+		snprintf(call, callsize, "open(\"/dev/kmsg\", O_WRONLY)");
+		return -1;
+	}
+	ssize_t w = write(fd, rec, (size_t)n);
+	int werr = errno;
+	close(fd);
+	if (w != n) {
+		*err = w < 0 ? werr : EIO;
+		snprintf(call, callsize, "write(\"/dev/kmsg\", \"<5>%.40s...\", %d)", text, n);
+		return -1;
+	}
+	return 0;
+}

@@ -35,4 +35,9 @@ int kmsg_open(int at_end, int *err, char *call, size_t callsize);
  * each parsed one to fn. 0, or the errno of a failed read(2). *st is added to. */
 int kmsg_scan(int fd, kmsg_fn fn, void *ctx, struct kmsg_stats *st);
 
+/* Write "<5>TEXT" to /dev/kmsg (a notice: on the console at the default loglevel, and with
+ * the kernel's timestamp, which dates it against the kernel's and other programs' lines).
+ * 0, or -1 with *err set and the failed call in call[callsize]. */
+int kmsg_write(const char *text, int *err, char *call, size_t callsize);
+
 #endif

@@ -25,6 +25,7 @@ struct lab_config {
 	unsigned stress_marker_ms; /* lab.stress.marker_ms */
 	const char *fuzz_seed;     /* lab.fuzz.seed: a number or "random", NULL when absent */
 	unsigned fuzz_seconds;     /* lab.fuzz.seconds, default LAB_FUZZ_SECONDS_DEFAULT */
+	long initrd_kb;            /* lab.initrd_kb: a real initrd's unpacked size, 0 unknown */
 };
 
 /* Fill *cfg from cl; the strings point into cl, which must outlive cfg. Never fails: a word

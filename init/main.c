@@ -5,9 +5,20 @@
 #include "stage2.h"
 #include "testlist.h"
 
+#include "fsinfo.h"
+
 #include <stdio.h>
 #include <string.h>
+#include <sys/statfs.h>
 #include <unistd.h>
+
+/* "/" is a real root, not an initramfs: a real initrd switched and exec'ed /sbin/init. */
+static int on_real_root(void)
+{
+	unsigned long magic = 0;
+	struct lab_name n = statfs_name("/", &magic);
+	return magic && strcmp(n.s, "ramfs") != 0 && strcmp(n.s, "tmpfs") != 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -21,5 +32,7 @@ int main(int argc, char **argv)
 		stage2_main(argc, argv, lab_tables);
 	if (argc > 1 && strcmp(argv[1], "resume") == 0)
 		resume_main(argc, argv);
+	if (on_real_root())
+		stage2_after_initrd(lab_tables);
 	stage1_main(lab_tables);
 }

@@ -5,6 +5,7 @@
 #include "fsinfo.h"
 #include "handoff.h"
 #include "io.h"
+#include "kmsg.h"
 #include "lab.h"
 #include "labctx.h"
 #include "registry.h"
@@ -55,19 +56,36 @@ static void setup(void)
 	}
 }
 
-_Noreturn void stage2_main(int argc, char **argv, const struct lab_test *const *tables)
+static _Noreturn void run(int nwords, char **words, const struct lab_test *const *tables)
 {
-	setup();
 	struct lab_boot *b = lab_boot_start(WHO);
 	lab_watchdog(b->cfg.watchdog);
 	out_line("# " WHO ": lab-init stage 2 on %s, %d words from stage 1, watchdog %u s",
-		 statfs_name("/", NULL).s, argc - 2, b->cfg.watchdog);
+		 statfs_name("/", NULL).s, nwords, b->cfg.watchdog);
 	struct lab_ctx c = { .cfg = &b->cfg, .cl = &b->cl, .k = &b->k, .pivot_err = -1,
 			     .root_mount_id = -1 };
 	pid1_unshare_run(&b->cfg, &c.pu); /* lab.pid1_unshare=1: before any test */
 	handoff_init(&c.h);
-	handoff_decode(argc - 2, argv + 2, "stage1: ", &b->k, &c.h);
+	handoff_decode(nwords, words, "stage1: ", &b->k, &c.h);
 	lab_document(&c, tables, LAB_ALWAYS | LAB_IF_EXPECTED | LAB_LAST_IF_EXPECTED, WHO);
 	free(c.ns);
 	lab_finish(WHO);
+}
+
+_Noreturn void stage2_main(int argc, char **argv, const struct lab_test *const *tables)
+{
+	setup();
+	run(argc - 2, argv + 2, tables);
+}
+
+_Noreturn void stage2_after_initrd(const struct lab_test *const *tables)
+{
+	char call[96];
+	int err = 0;
+	setup();
+	if (kmsg_write(STAGE2_MARKER, &err, call, sizeof(call)) < 0)
+		lab_report(NULL, WHO, err, "%s", call);
+	out_line("# " WHO ": started by a real initrd (\"/\" is %s, no stage-1 words)",
+		 statfs_name("/", NULL).s);
+	run(0, NULL, tables);
 }

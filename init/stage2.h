@@ -8,4 +8,13 @@
  * the boot. Never returns. */
 _Noreturn void stage2_main(int argc, char **argv, const struct lab_test *const *tables);
 
+/* What stage 2 writes to /dev/kmsg first when a real initrd started it: the kernel's timestamp
+ * of this line ends the switch (initrd.c dates it from the initrd's last line). */
+#define STAGE2_MARKER "lab-init: stage 2 started"
+
+/* A real initrd (initramfs-tools, dracut, systemd) switched to the real root and exec'ed
+ * /sbin/init with words of its own (systemd: --switched-root ...), which are ignored: no
+ * stage-1 results, the stage-2 rows of tables run as in stage2_main(). Never returns. */
+_Noreturn void stage2_after_initrd(const struct lab_test *const *tables);
+
 #endif

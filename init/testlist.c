@@ -6,6 +6,7 @@ const struct lab_test *const lab_tables[] = {
 	lab_tests_stage1,      /* stage1.c: root_device ... switch_path */
 	lab_tests_unshare,     /* unshare.c: pid1_unshare* (PID 1 unshared before any test) */
 	lab_tests_core,        /* core.c: the tests every boot runs */
+	lab_tests_initrd,      /* initrd.c: after a real initrd: how it switched (uses core's table) */
 	lab_tests_umh,         /* umh.c */
 	lab_tests_firmware,    /* firmware.c */
 	lab_tests_ballast,     /* ballast.c */

@@ -22,7 +22,8 @@
 #   <k>/obj        its O= build folder
 #   <k>/build.log  the output of its last kbuild run; <k>/build.objects the most
 #                  objects a build of it compiled (the progress of the next one)
-#   ccache/        the compiler cache (when ccache is installed)
+#   (ccache: $CCACHE_DIR, else ccache's own default ~/.cache/ccache, outside the
+#   clone, so that a fresh clone on a machine that built once finds it warm)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -252,7 +253,7 @@ kmake() {
 	local cc=gcc
 	if command -v ccache >/dev/null 2>&1 && [ "${NO_CCACHE:-}" != 1 ]; then
 		cc="ccache gcc"
-		export CCACHE_DIR=$KBUILD/ccache CCACHE_BASEDIR=$KBUILD/$k
+		export CCACHE_DIR=${CCACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/ccache} CCACHE_BASEDIR=$KBUILD/$k
 		export CCACHE_NOHASHDIR=1 CCACHE_COMPILERCHECK=content
 	fi
 	KBUILD_BUILD_TIMESTAMP='2026-01-01' KBUILD_BUILD_USER=lab KBUILD_BUILD_HOST=nullfs-lab \

@@ -59,6 +59,7 @@ host-tests-lab: $(LAB_HOST)/test_logcheck $(LAB_HOST)/logcheck-san
 	$(LAB_SAN_ENV) LOGCHECK=$(LAB_HOST)/logcheck-san $(LAB_DIR)/tests/test_run.sh
 	$(LAB_SAN_ENV) LOGCHECK=$(LAB_HOST)/logcheck-san $(LAB_DIR)/tests/test_staged.sh
 	$(LAB_DIR)/tests/test_progress.sh
+	$(LAB_DIR)/tests/test_initrd_table.sh
 
 # an empty SCENARIO or KERNEL (the top-level Makefile has KERNEL ?=) means all
 lab-run: $(LAB_HOST)/logcheck $(LAB_RUN_DEPS)

@@ -7,6 +7,8 @@
 #   zeros.img        a disk of zeros (no filesystem)
 #   truncated.ext4   the first MiB of root.ext4: a valid superblock, a disk too small
 #   truncated.cpio   the first half of initramfs.cpio
+#   real/KIND.img    a distribution's initrd, made by its own generator (make-real-initrd.sh):
+#                    itools-busybox, itools-klibc, dracut, dracut-systemd (issue 14)
 IMAGES      := $(BUILD)/images
 LAB_INIT    := $(BUILD)/init/lab-init
 LAB_HELPER  := $(BUILD)/init/lab-helper
@@ -16,10 +18,19 @@ KERNEL_TREE := $(BUILD)/kernel/tree
 BALLAST_MIB ?= 16
 ROOT_MIB    ?= 64
 
-.PHONY: images lab-images
+.PHONY: images lab-images real-initrds
+
+REAL_INITRDS := itools-busybox itools-klibc dracut dracut-systemd
 
 images lab-images: $(IMAGES)/initramfs.cpio $(IMAGES)/root.ext4 $(IMAGES)/zeros.img \
-	$(IMAGES)/truncated.ext4 $(IMAGES)/truncated.cpio $(IMAGES)/noinit.ext4
+	$(IMAGES)/truncated.ext4 $(IMAGES)/truncated.cpio $(IMAGES)/noinit.ext4 real-initrds
+
+real-initrds: $(REAL_INITRDS:%=$(IMAGES)/real/%.img)
+
+# the generators read the config every kernel carries (they check its RD_* compressors)
+$(IMAGES)/real/%.img: rootfs-images/make-real-initrd.sh kernel/config/lab.config \
+		kernel/config/real-initrd.config
+	rootfs-images/make-real-initrd.sh $* $@
 
 $(KERNEL_TREE)/usr/gen_init_cpio.c:
 	@kernel/build.sh tree >/dev/null

@@ -120,7 +120,8 @@ test_bad_scenarios() {
 	local -A want=(
 		[novalue]="novalue:3: expect a: no value for kernel $K2 (add $K2=VALUE or *=VALUE)"
 		[badkey]="badkey:2: unknown key 'colour'"
-		[badinitramfs]="badinitramfs:2: initramfs: 'maybe' is not yes, no or truncated"
+		[badinitramfs]="badinitramfs:2: initramfs: 'maybe' is not yes, no, truncated or real:KIND (KIND: itools-busybox, itools-klibc, dracut, dracut-systemd)"
+		[badreal]="badreal:2: initramfs: 'real:gentoo' is not yes, no, truncated or real:KIND"
 		[badkernel]="badkernel:1: unknown kernel 'nosuch'"
 		[expectkernel]="expectkernel:2: expect a: kernel nosuch is not in this scenario's kernels"
 		[duptest]="duptest:3: expect a: the test is given twice"
@@ -144,6 +145,7 @@ test_bad_scenarios() {
 	EOF
 	printf 'kernels: %s\ncolour: red\nexpect a *=x\n' "$K1" | scenario bad badkey
 	printf 'kernels: %s\ninitramfs: maybe\nexpect a *=x\n' "$K1" | scenario bad badinitramfs
+	printf 'kernels: %s\ninitramfs: real:gentoo\nexpect a *=x\n' "$K1" | scenario bad badreal
 	printf 'kernels: %s nosuch\nexpect a *=x\n' "$K1" | scenario bad badkernel
 	printf 'kernels: %s\nexpect a %s=x nosuch=y\n' "$K1" "$K1" | scenario bad expectkernel
 	printf 'kernels: %s\nexpect a *=x\nexpect a *=y\n' "$K1" | scenario bad duptest
