@@ -1,14 +1,15 @@
 /* resume.c - "lab-init resume WORDS...": the first program that runs from the real root after
- * busybox's switch_root (lab.switch=busybox) or with lab.bench=1. It takes the switch time and
- * the memory figures ("# bench: ..." for lab/bench/bench), then execs stage 2 with the same words
- * (for busybox with switch_ns measured here: stage 1's is only its own preparation). */
+ * a peer's switch (lab.switch=busybox, util-linux or klibc: switch_peer.h) or with
+ * lab.bench=1. It takes the switch time and the memory figures ("# bench: ..." for
+ * lab/bench/bench), then execs stage 2 with the same words (for a peer with switch_ns
+ * measured here: stage 1's is only its own preparation). */
 #define _GNU_SOURCE
 #include "handoff.h"
 #include "io.h"
 #include "lab.h"
 #include "labcfg.h"
 #include "resume.h"
-#include "switch_busybox.h"
+#include "switch_peer.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -73,7 +74,7 @@ _Noreturn void resume_main(int argc, char **argv)
 	struct lab_boot *b = lab_boot_start(WHO);
 	struct ktap *k = &b->k;
 	const char *method = b->cfg.switch_method;
-	int busybox = strcmp(method, "busybox") == 0;
+	int peer = switch_peer_find(method) != NULL;
 	struct handoff h;
 	handoff_init(&h);
 	handoff_decode(argc - 2, argv + 2, "", k, &h);
@@ -81,13 +82,13 @@ _Noreturn void resume_main(int argc, char **argv)
 	out_line("# bench: method=%s switch_ns=%lld stage1_switch_ns=%lld shmem_before_kb=%ld "
 		 "memavail_before_kb=%ld shmem_after_kb=%ld memavail_after_kb=%ld "
 		 "shmem_settled_kb=%ld memavail_settled_kb=%ld settle_ms=%u settled=%s "
-		 "ballast_kb=%ld init_kb=%ld", method, switch_ns, busybox ? -1LL : h.switch_ns,
+		 "ballast_kb=%ld init_kb=%ld", method, switch_ns, peer ? -1LL : h.switch_ns,
 		 shmem0, avail0, s.after.shmem_kb, s.after.memavail_kb, s.settled.shmem_kb,
 		 s.settled.memavail_kb, s.settle_ms, s.flat ? "yes" : "no", h.ballast_alloc_kb,
 		 h.init_alloc_kb);
 
-	/* busybox ran the switch: stage 1's switch_ns is only its own preparation */
-	if (busybox)
+	/* a peer ran the switch: stage 1's switch_ns is only its own preparation */
+	if (peer)
 		h.switch_ns = switch_ns;
 	char **next = handoff_encode(LAB_STAGE2_PATH, "stage2", k, &h, NULL);
 	if (!next) {

@@ -9,7 +9,7 @@
 #include "labctx.h"
 #include "stage1.h"
 #include "switch.h"
-#include "switch_busybox.h"
+#include "switch_peer.h"
 #include "sys.h"
 
 #include <dirent.h>
@@ -317,11 +317,12 @@ static void test_switch(struct lab_ctx *c, struct ktap_test *tp)
 	} else if (strcmp(m, "legacy") == 0) {
 		if (switch_legacy(LAB_NEWROOT, ts) == 0)
 			path = "legacy";
-	} else if (strcmp(m, "busybox") == 0) {
-		if (switch_busybox_check(LAB_NEWROOT, ts) == 0)
-			path = "busybox"; /* run by switch_exec_stage2() */
+	} else if (switch_peer_find(m)) {
+		if (switch_peer_check(switch_peer_find(m), LAB_NEWROOT, ts) == 0)
+			path = m; /* run by switch_exec_stage2() */
 	} else {
-		ktap_diag(ts, "unknown lab.switch=%s (pivot, legacy, busybox or keep)", m);
+		ktap_diag(ts, "unknown lab.switch=%s (pivot, legacy, keep, busybox, util-linux or "
+			  "klibc)", m);
 		out_line("# " WHO ": unknown lab.switch=%s", m);
 	}
 
@@ -341,7 +342,7 @@ static void test_switch(struct lab_ctx *c, struct ktap_test *tp)
 		return;
 	}
 	c->h.switch_ns = (long long)(mono_ns() - c->t_mounted);
-	if (strcmp(path, "busybox") != 0)
+	if (!switch_peer_find(path)) /* a peer switches after stage 1 execs it */
 		out_line("# " WHO ": switched to the new root by %s in %llu us", path,
 			 (unsigned long long)c->h.switch_ns / 1000);
 }
@@ -366,7 +367,7 @@ static _Noreturn void exec_stage2(struct lab_ctx *c)
 		stop(c);
 	}
 	const char *method = c->cfg->switch_method;
-	if (strcmp(method, "busybox") != 0) /* busybox says what it execs itself */
+	if (!switch_peer_find(method)) /* a peer: switch_exec_stage2() says what it execs */
 		out_line("# " WHO ": exec " LAB_STAGE2_PATH " stage2 (%zu words)", nwords);
 	switch_exec_stage2(c->cfg, LAB_NEWROOT, argv, ts);
 	free(argv);

@@ -1,6 +1,7 @@
 # rootfs-images/bench.mk - the initramfs variants of `make bench` (lab/bench/bench.mk), all made
 # at build time under $(BUILD)/bench/images (never committed), one a size of lab/bench/bench-cells:
-#   initramfs-empty.cpio     the lab init, busybox-static's /bin/busybox, /dev/console
+#   initramfs-empty.cpio     the lab init, busybox-static's /bin/busybox, the other peers'
+#                            switch programs (images.mk's PEERS), /dev/console
 #   initramfs-files10k.cpio  + 10,000 small files
 #   initramfs-64m.cpio       + a 64 MiB /ballast
 #   initramfs-256m.cpio      + a 256 MiB /ballast
@@ -20,10 +21,11 @@ $(BENCH_FLOOR): lab/bench/bench-floor.c
 	$(INIT_CC) $(INIT_CFLAGS) -o $@.tmp $<
 	@mv -f $@.tmp $@
 
-$(BENCH_IMAGES)/initramfs-%.cpio: $(LAB_INIT) $(GEN_CPIO) lab/bench/bench-initramfs.sh rootfs-images/bench.mk lab/bench/bench-cells
+$(BENCH_IMAGES)/initramfs-%.cpio: $(LAB_INIT) $(GEN_CPIO) lab/bench/bench-initramfs.sh rootfs-images/bench.mk lab/bench/bench-cells \
+		rootfs-images/peer-files.sh
 	@mkdir -p $(@D)
 	@test -x $(BENCH_BUSYBOX) || { echo "bench: $(BENCH_BUSYBOX) is missing: make deps (busybox-static)" >&2; exit 1; }
-	lab/bench/bench-initramfs.sh $@ $* $(LAB_INIT) $(GEN_CPIO) $(BENCH_BUSYBOX)
+	lab/bench/bench-initramfs.sh $@ $* $(LAB_INIT) $(GEN_CPIO) $(BENCH_BUSYBOX) $(PEERS)
 
 $(BENCH_IMAGES)/floor.cpio: $(BENCH_FLOOR) $(GEN_CPIO) lab/bench/bench-initramfs.sh
 	@mkdir -p $(@D)

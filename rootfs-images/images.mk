@@ -1,5 +1,6 @@
 # The boot images, all under $(BUILD)/images:
-#   initramfs.cpio   newc cpio: /init (the lab init), /dev/console, /ballast, firmware
+#   initramfs.cpio   newc cpio: /init (the lab init), /dev/console, /ballast, firmware,
+#                    /bin/busybox and the other peers' switch programs (PEERS)
 #   root.ext4        the real root (mkfs.ext4 -d): /sbin/lab-init, /sbin/lab-helper,
 #                    /sbin/lab-mntfuzz, the mount
 #                    points, /etc/lab-root, /lib/firmware/lab-rootfs.bin
@@ -22,8 +23,14 @@ ROOT_MIB    ?= 64
 
 REAL_INITRDS := itools-busybox itools-klibc dracut dracut-systemd
 
+# The real initrds need root (their generators run in a private mount namespace with a build
+# folder bound on /boot): part of images as root, their own target otherwise.
+ifeq ($(shell id -u),0)
+IMAGES_REAL := real-initrds
+endif
+
 images lab-images: $(IMAGES)/initramfs.cpio $(IMAGES)/root.ext4 $(IMAGES)/zeros.img \
-	$(IMAGES)/truncated.ext4 $(IMAGES)/truncated.cpio $(IMAGES)/noinit.ext4 real-initrds
+	$(IMAGES)/truncated.ext4 $(IMAGES)/truncated.cpio $(IMAGES)/noinit.ext4 $(IMAGES_REAL)
 
 real-initrds: $(REAL_INITRDS:%=$(IMAGES)/real/%.img)
 
@@ -43,8 +50,13 @@ $(GEN_CPIO): $(KERNEL_TREE)/usr/gen_init_cpio.c
 # did not write) and the benchmark's
 BUSYBOX ?= /bin/busybox
 
-$(IMAGES)/initramfs.cpio: $(LAB_INIT) $(GEN_CPIO) rootfs-images/initramfs.list rootfs-images/make-initramfs.sh
-	rootfs-images/make-initramfs.sh $@ $(LAB_INIT) $(GEN_CPIO) $(BALLAST_MIB) $(BUSYBOX)
+# The other peers' switch programs (lab.switch=util-linux, klibc; init/switch_peer.h):
+# util-linux's switch_root (dracut's) and klibc-utils' run-init (initramfs-tools' BUSYBOX=n)
+PEERS ?= /usr/sbin/switch_root /usr/lib/klibc/bin/run-init
+
+$(IMAGES)/initramfs.cpio: $(LAB_INIT) $(GEN_CPIO) rootfs-images/initramfs.list rootfs-images/make-initramfs.sh \
+		rootfs-images/peer-files.sh
+	rootfs-images/make-initramfs.sh $@ $(LAB_INIT) $(GEN_CPIO) $(BALLAST_MIB) $(BUSYBOX) $(PEERS)
 
 $(IMAGES)/root.ext4: $(LAB_INIT) $(LAB_HELPER) $(LAB_MNTFUZZ) rootfs-images/make-root.sh
 	@mkdir -p $(@D)

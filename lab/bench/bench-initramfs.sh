@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# bench-initramfs.sh OUT.cpio SIZE INIT GEN_INIT_CPIO [BUSYBOX]
+# bench-initramfs.sh OUT.cpio SIZE INIT GEN_INIT_CPIO [BUSYBOX [PEER...]]
 # One initramfs of the benchmark (newc cpio, made with the kernel's usr/gen_init_cpio):
-#   empty     /init (INIT), /bin/busybox (BUSYBOX), /dev/console and the mount points
+#   empty     /init (INIT), /bin/busybox (BUSYBOX), the other peers' switch programs (PEER:
+#             rootfs-images/peer-files.sh), /dev/console and the mount points
 #   files10k  empty + 10,000 small files (100 directories of 100 files of 64 bytes)
 #   64m       empty + a 64 MiB /ballast
 #   256m      empty + a 256 MiB /ballast
@@ -9,8 +10,12 @@
 # Sources for the cpio go to OUT.d/ and are removed after.
 set -euo pipefail
 die() { printf 'bench-initramfs.sh: %s\n' "$*" >&2; exit 2; }
-[ $# -ge 4 ] && [ $# -le 5 ] || die "usage: $0 OUT.cpio empty|files10k|64m|256m|floor INIT GEN_INIT_CPIO [BUSYBOX]"
+[ $# -ge 4 ] || die "usage: $0 OUT.cpio empty|files10k|64m|256m|floor INIT GEN_INIT_CPIO [BUSYBOX [PEER...]]"
 out=$1 size=$2 init=$3 gen=$4 busybox=${5:-}
+shift 4
+[ $# -eq 0 ] || shift
+peers=("$@")
+top=$(cd "$(dirname "$0")/../.." && pwd)
 [ -x "$init" ] || die "$init is not an executable"
 [ -x "$gen" ] || die "$gen is not an executable"
 case $size in
@@ -32,6 +37,7 @@ list=$work/list
 	if [ "$size" != floor ]; then
 		for d in /proc /sys /newroot /run /bin; do echo "dir $d 0755 0 0"; done
 		echo "file /bin/busybox $busybox 0755 0 0"
+		[ ${#peers[@]} -eq 0 ] || "$top/rootfs-images/peer-files.sh" "${peers[@]}"
 	fi
 } >"$list"
 ballast_mib=0

@@ -2,7 +2,7 @@
 # Makefile after lab/lab.mk.
 #
 #   make bench [BENCH_ARGS='--reps 5']   switch cost and memory against initramfs size
-#                                        (pivot, legacy, busybox), the floor, the matrix
+#                                        (pivot, legacy, busybox, util-linux, klibc), the floor, the matrix
 #                                        timings; results/<run>/bench.{json,txt,svg}
 #   make bench-smoke                     one boot of each method at the smallest size
 #                                        and one floor boot a kernel (part of make test)

@@ -65,6 +65,10 @@ static const struct {
 	{ "[mem ", NULL, "\"[mem A-B] available for PCI devices\": memory map" },
 	/* build artefacts */
 	{ "Code: ", NULL, "the code bytes of a splat: differ with every build" },
+	/* userspace writing to /dev/kmsg: the real initrds (issue 14) */
+	{ "systemd", NULL, "systemd 252 as an initrd's PID 1, journald, udevd: which of their lines reach "
+	  "/dev/kmsg before journald takes over, and with which words (\"from PID 1 (systemd)\" or "
+	  "\"(n/a)\"), is timing; the scenarios hold what matters with log:/nolog: lines" },
 };
 
 /*

@@ -379,10 +379,13 @@ static void test_dropped_messages(void)
 		"Memory: 226112K/261624K available", "BIOS-e820: [mem 0x0-0x9fbff] usable",
 		"workqueue: foo hogged CPU for >10000us 4 times, consider switching to WQ_UNBOUND",
 		"Code: 48 8b 47 08 48 85 c0 74 0c <48> 8b 40 08",
+		"systemd[1]: Running in initrd.",
+		"systemd-journald[57]: Received SIGTERM from PID 1 (n/a).",
 	};
 	static const char *const kept[] = {
 		"workqueue: round-robin CPU selection forced, expect performance impact",
 		"VFS: Pivoted into new rootfs", "Kernel panic - not syncing: Fatal exception",
+		"dracut: Switching root", "lab-initrd: dracut-systemd hands over",
 	};
 
 	for (size_t i = 0; i < sizeof(gone) / sizeof(gone[0]); i++) {

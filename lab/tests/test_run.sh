@@ -302,6 +302,20 @@ test_bad_options() {
 	has stderr "$err" "'lots' is not a number of MiB"
 }
 
+# --exclude SCENARIO:KERNEL patterns take boots out of a selection; all of them: an error
+test_exclude() {
+	run -n --exclude "good*:$K2" good1 all
+	want_rc 0 "--exclude good*:$K2"
+	has stdout "$out" "good1 on $K1"
+	case $out in *"good1 on $K2"*) fail "--exclude good*:$K2 still boots good1 on $K2: $out" ;; esac
+	run -n --exclude "good2:*" good2 all
+	want_rc 2 "--exclude good2:*"
+	has stderr "$err" "nothing to boot"
+	run --exclude good2 good2 all
+	want_rc 2 "--exclude good2"
+	has stderr "$err" "'good2' is not SCENARIO:KERNEL"
+}
+
 test_mem() {
 	run --mem 1024 --run-id r-mem good2 "$K1"
 	want_rc 0 "--mem 1024"
@@ -536,7 +550,7 @@ test_progress() {
 }
 
 tests=(bad_scenarios good_scenarios_parse debug_variant inheritance unknown_names bad_options missing_files
-	passing_run failing_run log_lines accel_auto mem initramfs_append kmemleak_no expect_override stop_a_run
+	passing_run failing_run log_lines accel_auto exclude mem initramfs_append kmemleak_no expect_override stop_a_run
 	same_run_id progress)
 
 setup
