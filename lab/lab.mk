@@ -50,7 +50,7 @@ $(LAB_HOST)/test_logcheck: $(LAB_DIR)/tests/test_logcheck.c $(LAB_DIR)/tests/che
 	@mkdir -p $(@D)
 	$(LAB_CC) $(LAB_SAN_CFLAGS) -DLOGCHECK_NO_MAIN -I$(LAB_LOGS) -o $@ $(filter %.c,$^)
 
-.PHONY: host-tests-lab lab-run lab-tools
+.PHONY: host-tests-lab lab-run lab-tools kcidb
 # the host programs the runner and the suite use
 lab-tools: $(LAB_HOST)/logcheck
 
@@ -60,6 +60,11 @@ host-tests-lab: $(LAB_HOST)/test_logcheck $(LAB_HOST)/logcheck-san
 	$(LAB_SAN_ENV) LOGCHECK=$(LAB_HOST)/logcheck-san $(LAB_DIR)/tests/test_staged.sh
 	$(LAB_DIR)/tests/test_progress.sh
 	$(LAB_DIR)/tests/test_initrd_table.sh
+	$(LAB_DIR)/tests/test_kcidb.sh
+
+# A run as KernelCI's KCIDB report (schema v5.3): RUN/kcidb.json (lab/kcidb)
+kcidb:
+	@$(LAB_DIR)/kcidb $(or $(RUN),results/latest); $(lab_status)
 
 # an empty SCENARIO or KERNEL (the top-level Makefile has KERNEL ?=) means all
 lab-run: $(LAB_HOST)/logcheck $(LAB_RUN_DEPS)
