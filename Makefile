@@ -47,6 +47,7 @@ help:
 	@echo '  make images               the initramfs and the ext4 disk images (and, as root, the real initrds)'
 	@echo '  make real-initrds         the distributions'"'"' initrds, by their own generators (as root)'
 	@echo '  make kcidb [RUN=results/ID]   a run as a KCIDB v5.3 report: RUN/kcidb.json'
+	@echo '  make shell [KERNEL=full] [SWITCH=pivot]   a busybox shell on the real root of a lab boot'
 	@echo '  make init                 the static musl init'
 	@echo '  make host-tests           host unit tests under ASan/UBSan'
 	@echo '  make deps                 install the Debian packages (as root)'
@@ -56,7 +57,7 @@ help:
 
 DEBIAN_PACKAGES := linux-source-6.12 musl-tools qemu-system-x86 e2fsprogs cpio flex bison bc \
 	libelf-dev libssl-dev ccache gcc make git perl python3 clang busybox-static file chromium \
-	initramfs-tools-core dracut-core klibc-utils linux-base udev systemd zstd python3-jsonschema
+	initramfs-tools-core dracut-core klibc-utils linux-base udev systemd zstd python3-jsonschema tmux
 
 deps:
 	@missing=$$(for p in $(DEBIAN_PACKAGES); do \

@@ -9,6 +9,7 @@
 #include "lab.h"
 #include "labctx.h"
 #include "registry.h"
+#include "shell.h"
 #include "stage2.h"
 #include "sys.h"
 #include "unshare.h"
@@ -59,6 +60,8 @@ static void setup(void)
 static _Noreturn void run(int nwords, char **words, const struct lab_test *const *tables)
 {
 	struct lab_boot *b = lab_boot_start(WHO);
+	if (b->cfg.shell) /* make shell: no tests, no watchdog */
+		shell_run(&b->cfg, WHO);
 	lab_watchdog(b->cfg.watchdog);
 	out_line("# " WHO ": lab-init stage 2 on %s, %d words from stage 1, watchdog %u s",
 		 statfs_name("/", NULL).s, nwords, b->cfg.watchdog);

@@ -50,7 +50,7 @@ $(LAB_HOST)/test_logcheck: $(LAB_DIR)/tests/test_logcheck.c $(LAB_DIR)/tests/che
 	@mkdir -p $(@D)
 	$(LAB_CC) $(LAB_SAN_CFLAGS) -DLOGCHECK_NO_MAIN -I$(LAB_LOGS) -o $@ $(filter %.c,$^)
 
-.PHONY: host-tests-lab lab-run lab-tools kcidb
+.PHONY: host-tests-lab lab-run lab-tools kcidb shell shell-test
 # the host programs the runner and the suite use
 lab-tools: $(LAB_HOST)/logcheck
 
@@ -61,6 +61,18 @@ host-tests-lab: $(LAB_HOST)/test_logcheck $(LAB_HOST)/logcheck-san
 	$(LAB_DIR)/tests/test_progress.sh
 	$(LAB_DIR)/tests/test_initrd_table.sh
 	$(LAB_DIR)/tests/test_kcidb.sh
+
+# A busybox shell on the real root of a lab boot, on this terminal (lab/shell): KERNEL (all:
+# full), SWITCH (pivot, legacy, busybox, util-linux, klibc); exit leaves. shell-test drives it
+# through tmux (part of make test).
+SWITCH ?= pivot
+shell: lab-images
+	@$(MAKE) --no-print-directory kernel KERNEL=$(if $(filter all,$(KERNEL)),full,$(KERNEL))
+	@BUILD="$(BUILD)" $(LAB_DIR)/shell --switch "$(SWITCH)" --accel "$(ACCEL)" \
+		$(if $(filter all,$(KERNEL)),full,$(KERNEL))
+
+shell-test: lab-images
+	@$(LAB_DIR)/tests/test_shell.sh $(if $(filter all,$(KERNEL)),full,$(KERNEL))
 
 # A run as KernelCI's KCIDB report (schema v5.3): RUN/kcidb.json (lab/kcidb)
 kcidb:

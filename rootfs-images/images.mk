@@ -2,7 +2,7 @@
 #   initramfs.cpio   newc cpio: /init (the lab init), /dev/console, /ballast, firmware,
 #                    /bin/busybox and the other peers' switch programs (PEERS)
 #   root.ext4        the real root (mkfs.ext4 -d): /sbin/lab-init, /sbin/lab-helper,
-#                    /sbin/lab-mntfuzz, the mount
+#                    /sbin/lab-mntfuzz, /sbin/busybox (make shell), the mount
 #                    points, /etc/lab-root, /lib/firmware/lab-rootfs.bin
 #   noinit.ext4      root.ext4 without /sbin/lab-init (stage 1 must refuse to switch)
 #   zeros.img        a disk of zeros (no filesystem)
@@ -58,9 +58,10 @@ $(IMAGES)/initramfs.cpio: $(LAB_INIT) $(GEN_CPIO) rootfs-images/initramfs.list r
 		rootfs-images/peer-files.sh
 	rootfs-images/make-initramfs.sh $@ $(LAB_INIT) $(GEN_CPIO) $(BALLAST_MIB) $(BUSYBOX) $(PEERS)
 
+# busybox on the real root: make shell's shell (/sbin/busybox, init/shell.h)
 $(IMAGES)/root.ext4: $(LAB_INIT) $(LAB_HELPER) $(LAB_MNTFUZZ) rootfs-images/make-root.sh
 	@mkdir -p $(@D)
-	rootfs-images/make-root.sh $@ $(LAB_INIT) $(LAB_HELPER) $(ROOT_MIB) $(LAB_MNTFUZZ)
+	rootfs-images/make-root.sh $@ $(LAB_INIT) $(LAB_HELPER) $(ROOT_MIB) $(LAB_MNTFUZZ) $(BUSYBOX)
 
 $(IMAGES)/noinit.ext4: $(LAB_HELPER) rootfs-images/make-root.sh
 	@mkdir -p $(@D)
