@@ -48,6 +48,8 @@ help:
 	@echo '  make real-initrds         the distributions'"'"' initrds, by their own generators (as root)'
 	@echo '  make kcidb [RUN=results/ID]   a run as a KCIDB v5.3 report: RUN/kcidb.json'
 	@echo '  make shell [KERNEL=full] [SWITCH=pivot]   a busybox shell on the real root of a lab boot'
+	@echo '  make lab KERNEL_IMAGE=bzImage LIKE=full   boot a kernel built elsewhere with full'"'"'s expectations'
+	@echo '  make lab-config [LIKE=full]   the config fragment a tree of your own needs for that'
 	@echo '  make init                 the static musl init'
 	@echo '  make host-tests           host unit tests under ASan/UBSan'
 	@echo '  make deps                 install the Debian packages (as root)'
@@ -79,10 +81,24 @@ export LAB_APPEND
 # one kernel at a time, in story order (full, stock, nullfs, full-debug): build it, boot
 # it, next (lab/staged); every boot in one results/<run-id>/. $(lab_status): lab/mk
 # gets lab/staged's own status (0 passed, 1 a boot failed, 2 ...); make itself says 0 or 2
+# KERNEL_IMAGE=FILE LIKE=K: a kernel built elsewhere, booted as "own" with K's scenarios and
+# expectations (lab/run --kernel-image; its embedded config is checked first)
+KERNEL_IMAGE ?=
+LIKE ?= full
 lab: deps
 	@$(MAKE) --no-print-directory lab-images lab-tools
+ifeq ($(KERNEL_IMAGE),)
 	@MAKE="$(MAKE)" BUILD="$(BUILD)" lab/staged -j "$(JOBS)" --accel "$(ACCEL)" \
 		"$(or $(SCENARIO),all)" "$(or $(KERNEL),all)"; $(lab_status)
+else
+	@BUILD="$(BUILD)" lab/run -j "$(JOBS)" --accel "$(ACCEL)" --kernel-image "$(KERNEL_IMAGE)" \
+		--like "$(LIKE)" "$(or $(SCENARIO),all)" own; $(lab_status)
+endif
+
+# the config fragments of lab kernel LIKE, to merge into a tree of your own
+# (scripts/kconfig/merge_config.sh), for make lab KERNEL_IMAGE=... LIKE=...
+lab-config:
+	@kernel/lab-config.sh "$(LIKE)"
 
 test: deps
 	@lab/suite

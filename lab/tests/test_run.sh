@@ -316,6 +316,37 @@ test_exclude() {
 	has stderr "$err" "'good2' is not SCENARIO:KERNEL"
 }
 
+# --kernel-image FILE --like K: a kernel built elsewhere boots as "own" with K's scenarios and
+# expectations; its config (here a fake extract-ikconfig reading the image as text) must have
+# every option of K's fragments, a missing one named
+test_own_kernel() {
+	local img=$tmp/own.img frags f
+	read -r -a frags <<<"$(awk -v k="$K1" '$1 == k { for (i = 3; i <= NF && $i !~ /=/; i++) printf "%s ", $i }' "$top/kernel/kernels")"
+	for f in "${frags[@]}"; do grep -E '^CONFIG_[A-Za-z0-9_]+=' "$top/kernel/config/$f"; done >"$img"
+	printf '#!/bin/sh\ngrep "^CONFIG_" "$1"\n' >"$tmp/extract" && chmod +x "$tmp/extract"
+	export EXTRACT_IKCONFIG=$tmp/extract
+	run --kernel-image "$img" --like "$K1" --run-id own good1 own
+	want_rc 0 "--kernel-image --like $K1"
+	has stdout "$out" "good1     own"
+	has stderr "$err" "has every one of the"
+	has "good1-own.qemu" "$(cat "$RESULTS/own/good1-own.qemu")" "-kernel $img "
+	has "good1-own.cmdline" "$(cat "$RESULTS/own/good1-own.cmdline")" "lab.expect.a=x"
+	grep -v '^CONFIG_PRINTK=' "$img" >"$tmp/own2.img"
+	run --kernel-image "$tmp/own2.img" --like "$K1" good1 own
+	want_rc 2 "an image without CONFIG_PRINTK"
+	has stderr "$err" "want CONFIG_PRINTK=y (lab.config), the image has it not set"
+	: >"$tmp/own3.img"	# no embedded config: a note, then the boots decide
+	run -n --kernel-image "$tmp/own3.img" --like "$K1" good1 own
+	want_rc 0 "an image without a config"
+	has stderr "$err" "has no embedded config"
+	run --kernel-image "$img" --like nosuch good1 own
+	want_rc 2 "--like nosuch"
+	run --kernel-image "$img" good1 own
+	want_rc 2 "--kernel-image without --like"
+	has stderr "$err" "--kernel-image and --like go together"
+	unset EXTRACT_IKCONFIG
+}
+
 test_mem() {
 	run --mem 1024 --run-id r-mem good2 "$K1"
 	want_rc 0 "--mem 1024"
@@ -550,7 +581,7 @@ test_progress() {
 }
 
 tests=(bad_scenarios good_scenarios_parse debug_variant inheritance unknown_names bad_options missing_files
-	passing_run failing_run log_lines accel_auto exclude mem initramfs_append kmemleak_no expect_override stop_a_run
+	passing_run failing_run log_lines accel_auto exclude own_kernel mem initramfs_append kmemleak_no expect_override stop_a_run
 	same_run_id progress)
 
 setup
