@@ -50,6 +50,7 @@ help:
 	@echo '  make shell [KERNEL=full] [SWITCH=pivot]   a busybox shell on the real root of a lab boot'
 	@echo '  make lab KERNEL_IMAGE=bzImage LIKE=full   boot a kernel built elsewhere with full'"'"'s expectations'
 	@echo '  make lab-config [LIKE=full]   the config fragment a tree of your own needs for that'
+	@echo '  make lab SHARD=I/N [RUN_ID=id]   share I of N of the boots; make merge-results RUNS="..." joins them'
 	@echo '  make init                 the static musl init'
 	@echo '  make host-tests           host unit tests under ASan/UBSan'
 	@echo '  make deps                 install the Debian packages (as root)'
@@ -81,19 +82,33 @@ export LAB_APPEND
 # one kernel at a time, in story order (full, stock, nullfs, full-debug): build it, boot
 # it, next (lab/staged); every boot in one results/<run-id>/. $(lab_status): lab/mk
 # gets lab/staged's own status (0 passed, 1 a boot failed, 2 ...); make itself says 0 or 2
+# SHARD=I/N: share I of N of the boots (lab/run --shard: N CI jobs, one share each; make
+# merge-results RUNS="..." joins their runs); RUN_ID names the run.
 # KERNEL_IMAGE=FILE LIKE=K: a kernel built elsewhere, booted as "own" with K's scenarios and
 # expectations (lab/run --kernel-image; its embedded config is checked first)
 KERNEL_IMAGE ?=
 LIKE ?= full
 lab: deps
 	@$(MAKE) --no-print-directory lab-images lab-tools
-ifeq ($(KERNEL_IMAGE),)
+ifneq ($(SHARD),)
+	@$(MAKE) --no-print-directory lab-kernels KERNEL="$(or $(KERNEL),all)"
+	@BUILD="$(BUILD)" lab/run -j "$(JOBS)" --accel "$(ACCEL)" --shard "$(SHARD)" \
+		$(if $(RUN_ID),--run-id "$(RUN_ID)") "$(or $(SCENARIO),all)" "$(or $(KERNEL),all)"; $(lab_status)
+else ifeq ($(KERNEL_IMAGE),)
 	@MAKE="$(MAKE)" BUILD="$(BUILD)" lab/staged -j "$(JOBS)" --accel "$(ACCEL)" \
 		"$(or $(SCENARIO),all)" "$(or $(KERNEL),all)"; $(lab_status)
 else
 	@BUILD="$(BUILD)" lab/run -j "$(JOBS)" --accel "$(ACCEL)" --kernel-image "$(KERNEL_IMAGE)" \
 		--like "$(LIKE)" "$(or $(SCENARIO),all)" own; $(lab_status)
 endif
+
+# the runs of the shards (results/<id> or paths) joined into results/$(INTO) (lab/manifest
+# merge), for make report, check-reference and kcidb RUN=results/$(INTO)
+RUNS ?=
+INTO ?= merged-$(shell date +%Y%m%d-%H%M%S)
+merge-results:
+	@[ -n "$(RUNS)" ] || { echo 'merge-results: RUNS="results/ID1 results/ID2 ..." is empty' >&2; exit 2; }
+	@lab/manifest merge "$(RESULTS)/$(INTO)" $(foreach r,$(RUNS),"$(if $(wildcard $(r)/boots.json),$(r),$(RESULTS)/$(r))"); $(lab_status)
 
 # the config fragments of lab kernel LIKE, to merge into a tree of your own
 # (scripts/kconfig/merge_config.sh), for make lab KERNEL_IMAGE=... LIKE=...

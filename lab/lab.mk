@@ -50,7 +50,7 @@ $(LAB_HOST)/test_logcheck: $(LAB_DIR)/tests/test_logcheck.c $(LAB_DIR)/tests/che
 	@mkdir -p $(@D)
 	$(LAB_CC) $(LAB_SAN_CFLAGS) -DLOGCHECK_NO_MAIN -I$(LAB_LOGS) -o $@ $(filter %.c,$^)
 
-.PHONY: host-tests-lab lab-run lab-tools kcidb shell shell-test
+.PHONY: host-tests-lab lab-run lab-tools kcidb shell shell-test shard-times
 # the host programs the runner and the suite use
 lab-tools: $(LAB_HOST)/logcheck
 
@@ -73,6 +73,14 @@ shell: lab-images
 
 shell-test: lab-images
 	@$(LAB_DIR)/tests/test_shell.sh $(if $(filter all,$(KERNEL)),full,$(KERNEL))
+
+# lab/shard-times (what lab/run --shard balances by) from a run of the whole matrix
+shard-times:
+	@[ -n "$(RUN)" ] || { echo 'shard-times: RUN=results/<id> (a run of lab/run all all)' >&2; exit 2; }
+	@{ sed -n '1,3p' $(LAB_DIR)/shard-times; $(LAB_DIR)/manifest boots "$(RUN)" | \
+		awk -F '\t' '$$4 != "-" { print $$1, $$2, $$4 }'; } >$(LAB_DIR)/shard-times.tmp && \
+		mv $(LAB_DIR)/shard-times.tmp $(LAB_DIR)/shard-times && \
+		echo "lab/shard-times: $$(grep -vc '^#' $(LAB_DIR)/shard-times) boots from $(RUN)"
 
 # A run as KernelCI's KCIDB report (schema v5.3): RUN/kcidb.json (lab/kcidb)
 kcidb:

@@ -347,6 +347,42 @@ test_own_kernel() {
 	unset EXTRACT_IKCONFIG
 }
 
+# --shard I/N: the N shares are disjoint and together the whole selection, balanced by the
+# times file; lab/manifest merge joins the shards' runs into one equal to an unsharded run
+test_shards() {
+	local i all got
+	printf '# s k seconds\ngood1 %s 30\ngood1 %s 10\ngood2 %s 12\ncrlf %s 9\n' "$K1" "$K2" "$K1" "$K1" >"$tmp/times"
+	export LAB_SHARD_TIMES=$tmp/times
+	run -n good1,good2,crlf all
+	all=$(printf '%s\n' "$out" | grep -E '^# .* on .*\(timeout' | sed 's/ (timeout.*//' | sort)
+	got=''
+	for i in 1 2; do
+		run -n --shard "$i/2" good1,good2,crlf all
+		want_rc 0 "--shard $i/2"
+		got+=$(printf '%s\n' "$out" | grep -E '^# .* on .*\(timeout' | sed 's/ (timeout.*//')$'\n'
+	done
+	[ "$(printf '%s' "$got" | sort)" = "$all" ] || fail "the shards' boots are not the whole run: $got / $all"
+	[ -z "$(printf '%s' "$got" | sort | uniq -d)" ] || fail "a boot is in two shards: $got"
+	# longest first, to the lighter share: good1 on K1 (30 s) alone in 1/2, the rest (31 s) in 2/2
+	run -n --shard 1/2 good1,good2,crlf all
+	has stdout "$out" "shard 1/2: 1 of 4 boots, about 30 of 61 boot-seconds"
+	run --run-id sh-all good1,good2,crlf all
+	run --run-id sh-1 --shard 1/2 good1,good2,crlf all
+	want_rc 0 "--shard 1/2 (a run)"
+	run --run-id sh-2 --shard 2/2 good1,good2,crlf all
+	"$lab/manifest" merge "$RESULTS/sh-m" "$RESULTS/sh-1" "$RESULTS/sh-2" >/dev/null 2>"$tmp/err" ||
+		fail "lab/manifest merge: $(cat "$tmp/err")"
+	[ "$("$lab/manifest" boots "$RESULTS/sh-m" | cut -f1-3 | sort)" = "$("$lab/manifest" boots "$RESULTS/sh-all" | cut -f1-3 | sort)" ] ||
+		fail "merged shards differ from the whole run: $("$lab/manifest" boots "$RESULTS/sh-m")"
+	[ -s "$RESULTS/sh-m/good1-$K1.log" ] && [ -s "$RESULTS/sh-m/crlf-$K1.check" ] || fail "the merged run lacks the shards' files"
+	"$lab/manifest" merge "$RESULTS/sh-m2" "$RESULTS/sh-1" "$RESULTS/sh-all" >/dev/null 2>"$tmp/err" &&
+		fail "merging a boot that is in two runs succeeded"
+	grep -q "is in .*sh-1 and in .*sh-all" "$tmp/err" || fail "the double boot's error: $(cat "$tmp/err")"
+	run --shard 3/2 good1 all
+	want_rc 2 "--shard 3/2"
+	unset LAB_SHARD_TIMES
+}
+
 test_mem() {
 	run --mem 1024 --run-id r-mem good2 "$K1"
 	want_rc 0 "--mem 1024"
@@ -581,7 +617,7 @@ test_progress() {
 }
 
 tests=(bad_scenarios good_scenarios_parse debug_variant inheritance unknown_names bad_options missing_files
-	passing_run failing_run log_lines accel_auto exclude own_kernel mem initramfs_append kmemleak_no expect_override stop_a_run
+	passing_run failing_run log_lines accel_auto exclude own_kernel shards mem initramfs_append kmemleak_no expect_override stop_a_run
 	same_run_id progress)
 
 setup
