@@ -247,11 +247,22 @@ check_src_commit() {
 		die "$k: its worktree is at $head $when, not at $SRC_COMMIT (another process checked out in it?); the build is not trusted: run it again"
 }
 
+use_ccache() {
+	command -v ccache >/dev/null 2>&1 && [ "${NO_CCACHE:-}" != 1 ]
+}
+
+# ccache_counts: "HITS MISSES" so far in the cache kmake uses (ccache --print-stats)
+ccache_counts() {
+	CCACHE_DIR=${CCACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/ccache} ccache --print-stats 2>/dev/null |
+		awk -F '\t' '$1 == "direct_cache_hit" || $1 == "preprocessed_cache_hit" { h += $2 }
+			$1 == "cache_miss" { m += $2 } END { printf "%d %d\n", h, m }'
+}
+
 kmake() {
 	local k=$1
 	shift
 	local cc=gcc
-	if command -v ccache >/dev/null 2>&1 && [ "${NO_CCACHE:-}" != 1 ]; then
+	if use_ccache; then
 		cc="ccache gcc"
 		export CCACHE_DIR=${CCACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/ccache} CCACHE_BASEDIR=$KBUILD/$k
 		export CCACHE_NOHASHDIR=1 CCACHE_COMPILERCHECK=content
@@ -339,6 +350,8 @@ build_kernel() {
 	ensure_config "$k"
 	check_src_commit "$k" "before the build"
 	log=$KBUILD/$k/build.log
+	local c0='' c1 hits misses cc_note=''
+	! use_ccache || c0=$(ccache_counts)
 	t0=$(date +%s)
 	# progress: objects compiled against build.objects (the most a build of it compiled)
 	if ! run_progress "$k" "$log" "$KBUILD/$k/build.objects" kmake "$k" -j"$JOBS" bzImage; then
@@ -353,7 +366,16 @@ build_kernel() {
 	# kbuild leaves an unchanged bzImage alone: make (kernel/kernel.mk) must see it
 	# newer than its inputs, or it would run this build again every time
 	touch "$(image_path "$k")"
-	say "$k: $(image_path "$k") ($((t1 - t0)) s)"
+	if [ -n "$c0" ]; then
+		c1=$(ccache_counts)
+		hits=$((${c1% *} - ${c0% *})) misses=$((${c1#* } - ${c0#* }))
+		if [ $((hits + misses)) -gt 0 ]; then
+			cc_note="; ccache: $hits hits, $misses misses, $((100 * hits / (hits + misses)))% hit rate"
+		else
+			cc_note="; ccache: nothing compiled"
+		fi
+	fi
+	say "$k: $(image_path "$k") ($((t1 - t0)) s$cc_note)"
 }
 
 # Build every prefix of the series, patch by patch, with lab.config, in
