@@ -51,6 +51,7 @@ help:
 	@echo '  make lab KERNEL_IMAGE=bzImage LIKE=full   boot a kernel built elsewhere with full'"'"'s expectations'
 	@echo '  make lab-config [LIKE=full]   the config fragment a tree of your own needs for that'
 	@echo '  make lab SHARD=I/N [RUN_ID=id]   share I of N of the boots; make merge-results RUNS="..." joins them'
+	@echo '  make lava-jobs [SCENARIO=all] [KERNEL=all] [URL_BASE=url]   LAVA job definitions (results/lava-jobs)'
 	@echo '  make init                 the static musl init'
 	@echo '  make host-tests           host unit tests under ASan/UBSan'
 	@echo '  make deps                 install the Debian packages (as root)'
@@ -62,16 +63,24 @@ DEBIAN_PACKAGES := linux-source-6.12 musl-tools qemu-system-x86 e2fsprogs cpio f
 	libelf-dev libssl-dev ccache gcc make git perl python3 clang busybox-static file chromium \
 	initramfs-tools-core dracut-core klibc-utils linux-base udev systemd zstd python3-jsonschema tmux
 
+# installed without their recommends: lava-dispatcher's pull in over 1 GB (with: about 190 MB)
+DEBIAN_PACKAGES_NO_RECOMMENDS := lava-dispatcher
+
 deps:
-	@missing=$$(for p in $(DEBIAN_PACKAGES); do \
+	@$(call install_missing,$(DEBIAN_PACKAGES),)
+	@$(call install_missing,$(DEBIAN_PACKAGES_NO_RECOMMENDS),--no-install-recommends)
+
+# install_missing PACKAGES,APT-OPTIONS: apt-get install those of PACKAGES not installed (as
+# root), else print the command and fail
+install_missing = missing=$$(for p in $(1); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
 	if [ -z "$$missing" ]; then exit 0; fi; \
 	if [ "$$(id -u)" = 0 ]; then \
 		echo "deps: installing $$missing"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || \
-			{ echo "deps: apt-get install $$missing failed" >&2; exit 1; }; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(2) $$missing >/dev/null || \
+			{ echo "deps: apt-get install $(2) $$missing failed" >&2; exit 1; }; \
 	else \
-		echo "deps: missing Debian packages; run as root: apt-get install $$missing" >&2; exit 1; \
+		echo "deps: missing Debian packages; run as root: apt-get install $(2) $$missing" >&2; exit 1; \
 	fi
 
 # The guest fuzzer (the mntfuzz scenario): FUZZ_SEED=N replays a seed (or "random"),

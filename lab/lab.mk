@@ -50,7 +50,7 @@ $(LAB_HOST)/test_logcheck: $(LAB_DIR)/tests/test_logcheck.c $(LAB_DIR)/tests/che
 	@mkdir -p $(@D)
 	$(LAB_CC) $(LAB_SAN_CFLAGS) -DLOGCHECK_NO_MAIN -I$(LAB_LOGS) -o $@ $(filter %.c,$^)
 
-.PHONY: host-tests-lab lab-run lab-tools kcidb shell shell-test shard-times
+.PHONY: host-tests-lab lab-run lab-tools kcidb shell shell-test shard-times lava-jobs lava-test
 # the host programs the runner and the suite use
 lab-tools: $(LAB_HOST)/logcheck
 
@@ -81,6 +81,17 @@ shard-times:
 		awk -F '\t' '$$4 != "-" { print $$1, $$2, $$4 }'; } >$(LAB_DIR)/shard-times.tmp && \
 		mv $(LAB_DIR)/shard-times.tmp $(LAB_DIR)/shard-times && \
 		echo "lab/shard-times: $$(grep -vc '^#' $(LAB_DIR)/shard-times) boots from $(RUN)"
+
+# LAVA: one job definition per boot in results/lava-jobs (lab/lava-jobs; URL_BASE: where a LAVA
+# lab serves build/), and lava-test: the pivot job run here by lava-run against the lab's verdict
+URL_BASE ?=
+lava-jobs:
+	@BUILD="$(BUILD)" $(LAB_DIR)/lava-jobs $(if $(URL_BASE),--url-base "$(URL_BASE)") \
+		"$(or $(SCENARIO),all)" "$(or $(KERNEL),all)"; $(lab_status)
+
+lava-test: lab-images
+	@$(MAKE) --no-print-directory kernel KERNEL=full
+	@$(LAB_DIR)/tests/test_lava.sh pivot full
 
 # A run as KernelCI's KCIDB report (schema v5.3): RUN/kcidb.json (lab/kcidb)
 kcidb:
