@@ -58,6 +58,9 @@ test_rows() {
 test_formats() {
 	"$TABLE" --format markdown "$tmp/run" >"$tmp/md" || fail "markdown: exit $?"
 	grep -q '^| itools-busybox | stock | PASS | move | 170.8 ms |' "$tmp/md" || fail "markdown row: $(cat "$tmp/md")"
+	"$TABLE" --format short "$tmp/run" >"$tmp/short" || fail "short: exit $?"
+	grep -qE '^itools-busybox +stock +PASS +move +170\.8 +0/27851 +ext4$' "$tmp/short" || fail "short row: $(cat "$tmp/short")"
+	awk 'length > 80 { exit 1 }' "$tmp/short" || fail "short is wider than 80 columns: $(cat "$tmp/short")"
 	"$TABLE" --format html "$tmp/run" >"$tmp/html" || fail "html: exit $?"
 	[ "$(grep -c '<tr>' "$tmp/html")" = 4 ] || fail "html: want a header and 3 rows: $(cat "$tmp/html")"
 	grep -q '&gt;\|<td>given-back (0 of 27851 kB held)</td>' "$tmp/html" || fail "html cells: $(cat "$tmp/html")"
