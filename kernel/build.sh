@@ -316,11 +316,12 @@ ensure_config_for() {
 	for f in "${frags[@]}"; do
 		[ -f "$here/config/$f" ] || die "kernel '$k' names config fragment $f, which is not in kernel/config/"
 	done
-	# keyed on the source tree's content, not the commit: re-applying an unchanged series
-	# (or editing only a patch's message) makes new commits with the same tree, and must
-	# not reconfigure the kernel
+	# keyed on what the config is made from: the Kconfig files of the tree (their blob ids)
+	# and the fragments, not the commit or the whole tree: re-applying an unchanged series,
+	# editing a patch's message or a hunk of a .c file must not reconfigure the kernel (a new
+	# .config makes kbuild look at every object again)
 	want=$({
-		"${GIT[@]}" -C "$KBUILD/$k/src" rev-parse 'HEAD^{tree}'
+		"${GIT[@]}" -C "$KBUILD/$k/src" ls-tree -r HEAD | awk '$4 ~ /(^|\/)Kconfig[^\/]*$/'
 		for f in "${frags[@]}"; do cat "$here/config/$f"; done
 	} | sha256sum | cut -c1-16)
 	stamp=$obj/.lab-config
