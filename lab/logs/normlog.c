@@ -115,6 +115,8 @@ static const struct rule {
 	  "the compiler, the builder and the build date: the build, not the series" },
 	{ "lab\\.expect\\.[^ ]+( +lab\\.expect\\.[^ ]+)*", "lab.expect.*", 0, S_KERN,
 	  "the expectations on the command line: the KTAP lines repeat them" },
+	{ "[0-9]+/[0-9]+ files, [0-9]+/[0-9]+ blocks", "N/N files, N/N blocks", 0, S_KERN,
+	  "e2fsck's summary in a real initrd (\"dracut: lab-root: clean, ...\"): the disk image's contents" },
 	{ "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}", "UUID", 0, S_ALL,
 	  "file system UUIDs: new with every image" },
 	{ "([A-Za-z]+-)?[0-9]{8}-[0-9]{6}(-[0-9]+)?", "RUN", 0, S_ALL,

@@ -325,6 +325,8 @@ static void test_line_rules(void)
 		{ "RSP: 0018:ffffc90000013d58 EFLAGS: 00010246", "RSP: 0018:X EFLAGS: X" },
 		{ "WARNING: CPU: 0 PID: 47 at fs/namespace.c:4242 do_thing+0x1/0x2",
 		  "WARNING: CPU: 0 PID: N at fs/namespace.c:N do_thing+0xN/0xN" },
+		{ "dracut: lab-root: clean, 31/16384 files, 11825/65536 blocks",
+		  "dracut: lab-root: clean, N/N files, N/N blocks" },
 		{ "VFS: Pid 1 stopped sharing filesystem state", "VFS: Pid 1 stopped sharing filesystem state" },
 		{ "CPU: 0 UID: 0 PID: 1 Comm: init", "CPU: 0 UID: 0 PID: 1 Comm: init" },
 		{ "VFS: Mounted root (ext4 filesystem) on device 254:0.", "VFS: Mounted root (ext4 filesystem) on device M:N." },
