@@ -43,24 +43,21 @@ static void switch_rec(void *ctx, const struct kmsg_rec *r)
 {
 	struct switch_times *s = ctx;
 	const char *m = r->text;
-	if (strncmp(m, "lab-initrd: ", 12) == 0 && strstr(m, " hands over")) {
+	int marker = strncmp(m, "lab-initrd: ", 12) == 0 && strstr(m, " hands over");
+	/* dracut's own last line, after it stopped udev: the later hand-over point */
+	int dracut = s->handover && !s->stage2 && strcmp(m, "dracut: Switching root") == 0;
+	int stage2 = strcmp(m, initrd_stage2_marker) == 0;
+	/* systemd's "Switching root.", and the switch programs' error lines */
+	int note = strstr(m, "Switching root") || strstr(m, "switch_root") ||
+		   strstr(m, "run-init") || strstr(m, "pivot_root");
+	if (marker || dracut) {
 		s->handover = r->ts_usec;
 		snprintf(s->handover_text, sizeof(s->handover_text), "%.100s", m);
-		ktap_diag(s->t, "kmsg [%llu.%06llu] %s", r->ts_usec / 1000000, r->ts_usec % 1000000, m);
-	} else if (s->handover && !s->stage2 && strcmp(m, "dracut: Switching root") == 0) {
-		/* dracut's own last line, after it stopped udev: the later hand-over point */
-		s->handover = r->ts_usec;
-		snprintf(s->handover_text, sizeof(s->handover_text), "%.100s", m);
-		ktap_diag(s->t, "kmsg [%llu.%06llu] %s", r->ts_usec / 1000000, r->ts_usec % 1000000, m);
-	} else if (strcmp(m, initrd_stage2_marker) == 0) {
-		if (!s->stage2)
-			s->stage2 = r->ts_usec;
-		ktap_diag(s->t, "kmsg [%llu.%06llu] %s", r->ts_usec / 1000000, r->ts_usec % 1000000, m);
-	} else if (strstr(m, "Switching root") || strstr(m, "switch_root") ||
-		   strstr(m, "run-init") || strstr(m, "pivot_root")) {
-		/* systemd's "Switching root.", dracut's "Switching root", and error lines */
-		ktap_diag(s->t, "kmsg [%llu.%06llu] %s", r->ts_usec / 1000000, r->ts_usec % 1000000, m);
+	} else if (stage2 && !s->stage2) {
+		s->stage2 = r->ts_usec;
 	}
+	if (marker || stage2 || note)
+		ktap_diag(s->t, "kmsg [%llu.%06llu] %s", r->ts_usec / 1000000, r->ts_usec % 1000000, m);
 }
 
 static void diag_switch_time(struct ktap_test *t)

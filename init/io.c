@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -25,6 +26,21 @@ int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
+/*
+ * When write(2) to the serial console returns, the line is in the tty's output buffer, not
+ * on the wire: the UART driver sends it from its interrupts, a FIFO at a time, while a
+ * kernel message goes out at once (the console driver writes the UART directly) and lands
+ * inside the line, which then reads as a changed KTAP result plus a strange kernel message
+ * (the likely cause of one CI failure: mntfuzz loads firmware right after "ok 20" is written). Wait
+ * until the line is sent, so that the next step's kernel messages come after it; measured
+ * at about 5 us a line under TCG. A pipe or a file (a child whose output the parent
+ * reports) fails with ENOTTY: nothing to wait for, and nowhere to report anything else.
+ */
+static void drain(int fd)
+{
+	(void)tcdrain(fd);
+}
+
 void out_line(const char *fmt, ...)
 {
 	char line[IO_LINE_MAX];
@@ -33,11 +49,14 @@ void out_line(const char *fmt, ...)
 	size_t len = line_vformat(line, sizeof(line), fmt, ap);
 	va_end(ap);
 	(void)write_all(1, line, len); /* nowhere to report a broken console */
+	drain(1);
 }
 
 void out_emit(void *ctx, const char *line, size_t len)
 {
-	(void)write_all(*(const int *)ctx, line, len);
+	int fd = *(const int *)ctx;
+	(void)write_all(fd, line, len);
+	drain(fd);
 }
 
 size_t read_fd(int fd, char *buf, size_t size, int *err)
@@ -117,6 +136,20 @@ uint64_t mono_ns(void)
 	if (clock_gettime(CLOCK_MONOTONIC, &ts) < 0)
 		return 0;
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t mono_step_ns(void)
+{
+	uint64_t best = 0, prev = mono_ns();
+	/* 2000 reads: a few ms on jiffies (4 ms a step, so one step at most), microseconds on
+	 * the TSC; the smallest change seen */
+	for (int i = 0; i < 2000; i++) {
+		uint64_t now = mono_ns();
+		if (now > prev && (best == 0 || now - prev < best))
+			best = now - prev;
+		prev = now;
+	}
+	return best;
 }
 
 void sleep_ms(unsigned ms)
