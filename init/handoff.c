@@ -7,10 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum key { K_SHMEM, K_BALLAST, K_SWITCH_NS, K_INITRAMFS_DEV, K_BALLAST_ALLOC, K_INIT_ALLOC, NKEYS };
+enum key { K_SHMEM, K_BALLAST, K_SWITCH_NS, K_INITRAMFS_DEV, K_BALLAST_ALLOC, K_INIT_ALLOC,
+	   K_CALLS_NS, NKEYS };
 static const char *const keys[NKEYS] = {
 	"shmem_before_kb", "ballast_kb", "switch_ns", "initramfs_dev", "ballast_alloc_kb",
-	"init_alloc_kb",
+	"init_alloc_kb", "calls_ns",
 };
 
 void handoff_init(struct handoff *h)
@@ -20,6 +21,7 @@ void handoff_init(struct handoff *h)
 	h->ballast_alloc_kb = -1;
 	h->init_alloc_kb = -1;
 	h->switch_ns = -1;
+	h->calls_ns = -1;
 	h->initramfs_dev[0] = '\0';
 }
 
@@ -32,6 +34,7 @@ static void value_text(const struct handoff *h, enum key k, char *buf, size_t si
 	case K_INITRAMFS_DEV: snprintf(buf, size, "%s", h->initramfs_dev); break;
 	case K_BALLAST_ALLOC: snprintf(buf, size, "%ld", h->ballast_alloc_kb); break;
 	case K_INIT_ALLOC: snprintf(buf, size, "%ld", h->init_alloc_kb); break;
+	case K_CALLS_NS: snprintf(buf, size, "%lld", h->calls_ns); break;
 	case NKEYS: buf[0] = '\0'; break;
 	}
 }
@@ -128,6 +131,7 @@ static int take_value(struct handoff *h, const char *word, size_t klen, const ch
 		case K_SWITCH_NS: h->switch_ns = n; break;
 		case K_BALLAST_ALLOC: h->ballast_alloc_kb = (long)n; break;
 		case K_INIT_ALLOC: h->init_alloc_kb = (long)n; break;
+		case K_CALLS_NS: h->calls_ns = n; break;
 		case K_INITRAMFS_DEV: case NKEYS: break;
 		}
 		return 1;

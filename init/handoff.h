@@ -3,7 +3,8 @@
  *   NAME=OBSERVED     a stage-1 test, in the order stage 1 ran them
  *   #NAME:LINE        one diag line of test NAME (after its NAME=OBSERVED word)
  *   shmem_before_kb=N ballast_kb=N switch_ns=N initramfs_dev=MAJ:MIN ballast_alloc_kb=N
- *   init_alloc_kb=N   the measurements below (the keys of HANDOFF_KEYS; any other
+ *   init_alloc_kb=N calls_ns=N
+ *                     the measurements below (the keys of HANDOFF_KEYS; any other
  *                     NAME=VALUE is a test)
  */
 #ifndef LAB_HANDOFF_H
@@ -19,6 +20,7 @@ struct handoff {
 	long ballast_alloc_kb; /* st_blocks of /ballast in kB, -1 unknown */
 	long init_alloc_kb;    /* st_blocks of /init in kB, -1 unknown */
 	long long switch_ns;   /* root mounted -> switched in stage 1, -1 unknown */
+	long long calls_ns;    /* the switch's own calls in it (switch.h), -1 unknown */
 	char initramfs_dev[24]; /* "MAJ:MIN" of the initramfs's "/", "" without a stage 1 */
 };
 

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #define WHO "stage1"
+#define CLOCKSOURCE_PATH "/sys/devices/system/clocksource/clocksource0/current_clocksource"
 /* how long resume waits for Shmem to settle, and the window it must be flat for */
 #define SETTLE_MAX_MS 3000
 #define SETTLE_FLAT_MS 100
@@ -79,13 +80,22 @@ _Noreturn void resume_main(int argc, char **argv)
 	handoff_init(&h);
 	handoff_decode(argc - 2, argv + 2, "", k, &h);
 	long long switch_ns = have_mark && t1 >= t0 ? (long long)(t1 - t0) : -1;
+	/* the clock every figure here is read from: its source, and its resolution as seen */
+	char source[64];
+	int err = 0;
+	if (read_file(CLOCKSOURCE_PATH, source, sizeof(source), &err) < 0) {
+		out_line("# " WHO ": read(\"" CLOCKSOURCE_PATH "\") failed: %s", strerror(err));
+		snprintf(source, sizeof(source), "unknown");
+	}
+	source[strcspn(source, "\n ")] = '\0';
 	out_line("# bench: method=%s switch_ns=%lld stage1_switch_ns=%lld shmem_before_kb=%ld "
 		 "memavail_before_kb=%ld shmem_after_kb=%ld memavail_after_kb=%ld "
 		 "shmem_settled_kb=%ld memavail_settled_kb=%ld settle_ms=%u settled=%s "
-		 "ballast_kb=%ld init_kb=%ld", method, switch_ns, peer ? -1LL : h.switch_ns,
-		 shmem0, avail0, s.after.shmem_kb, s.after.memavail_kb, s.settled.shmem_kb,
-		 s.settled.memavail_kb, s.settle_ms, s.flat ? "yes" : "no", h.ballast_alloc_kb,
-		 h.init_alloc_kb);
+		 "ballast_kb=%ld init_kb=%ld clocksource=%s clock_step_ns=%llu calls_ns=%lld", method,
+		 switch_ns, peer ? -1LL : h.switch_ns, shmem0, avail0, s.after.shmem_kb, s.after.memavail_kb,
+		 s.settled.shmem_kb, s.settled.memavail_kb, s.settle_ms, s.flat ? "yes" : "no",
+		 h.ballast_alloc_kb, h.init_alloc_kb, source[0] ? source : "unknown",
+		 (unsigned long long)mono_step_ns(), peer ? -1LL : h.calls_ns);
 
 	/* a peer ran the switch: stage 1's switch_ns is only its own preparation */
 	if (peer)

@@ -302,7 +302,8 @@ static void test_switch(struct lab_ctx *c, struct ktap_test *tp)
 
 	if (strcmp(m, "pivot") == 0 || strcmp(m, "keep") == 0) {
 		int keep = strcmp(m, "keep") == 0;
-		rc = switch_root(LAB_NEWROOT, keep ? "run/initramfs" : NULL, ts, &pivot_err);
+		rc = switch_root(LAB_NEWROOT, keep ? "run/initramfs" : NULL, ts, &pivot_err,
+				 &c->h.calls_ns);
 		if (rc == 0) {
 			path = m;
 		} else if (pivot_err > 0 && c->cfg->fallback_legacy) {
@@ -311,11 +312,11 @@ static void test_switch(struct lab_ctx *c, struct ktap_test *tp)
 			ktap_diag(ts, "pivot_root failed (%s); falling back to legacy%s",
 				  errno_name(pivot_err).s, keep ? " (which deletes the initramfs: "
 				  "nothing is kept)" : "");
-			if (switch_legacy(LAB_NEWROOT, ts) == 0)
+			if (switch_legacy(LAB_NEWROOT, ts, &c->h.calls_ns) == 0)
 				path = "legacy";
 		}
 	} else if (strcmp(m, "legacy") == 0) {
-		if (switch_legacy(LAB_NEWROOT, ts) == 0)
+		if (switch_legacy(LAB_NEWROOT, ts, &c->h.calls_ns) == 0)
 			path = "legacy";
 	} else if (switch_peer_find(m)) {
 		if (switch_peer_check(switch_peer_find(m), LAB_NEWROOT, ts) == 0)
@@ -343,8 +344,9 @@ static void test_switch(struct lab_ctx *c, struct ktap_test *tp)
 	}
 	c->h.switch_ns = (long long)(mono_ns() - c->t_mounted);
 	if (!switch_peer_find(path)) /* a peer switches after stage 1 execs it */
-		out_line("# " WHO ": switched to the new root by %s in %llu us", path,
-			 (unsigned long long)c->h.switch_ns / 1000);
+		out_line("# " WHO ": switched to the new root by %s in %llu us (its calls %lld us)",
+			 path, (unsigned long long)c->h.switch_ns / 1000,
+			 c->h.calls_ns >= 0 ? c->h.calls_ns / 1000 : -1LL);
 }
 
 /* Hand every stage-1 result and measurement to stage 2 (handoff.h) and exec it. */

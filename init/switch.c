@@ -27,10 +27,12 @@ static int sys_pivot_root(const char *new_root, const char *put_old)
 }
 
 int switch_root(const char *new_root, const char *old_root_after, struct ktap_test *t,
-		int *pivot_err)
+		int *pivot_err, long long *calls_ns)
 {
 	const char *put_old = old_root_after ? old_root_after : ".";
 	*pivot_err = -1;
+	*calls_ns = -1;
+	uint64_t t0 = mono_ns();
 	if (chdir(new_root) < 0)
 		return lab_report(t, WHO, errno, "chdir(\"%s\")", new_root);
 	if (sys_pivot_root(".", put_old) < 0) {
@@ -38,13 +40,16 @@ int switch_root(const char *new_root, const char *old_root_after, struct ktap_te
 		return lab_report(t, WHO, errno, "pivot_root(\".\", \"%s\")", put_old);
 	}
 	*pivot_err = 0;
+	uint64_t t1 = mono_ns(), t2 = t1;
 	if (!old_root_after) {
 		out_line("# " WHO ": pivot_root(\".\", \".\") ok; detaching the old root");
+		t2 = mono_ns();
 		if (umount2(".", MNT_DETACH) < 0)
 			return lab_report(t, WHO, errno, "umount2(\".\", MNT_DETACH)");
 	}
 	if (chdir("/") < 0)
 		return lab_report(t, WHO, errno, "chdir(\"/\")");
+	*calls_ns = (long long)((t1 - t0) + (mono_ns() - t2));
 	if (old_root_after)
 		ktap_diag(t, "pivot_root(\".\", \"%s\"): ok, the initramfs stays at /%s", put_old,
 			  put_old);
@@ -119,8 +124,9 @@ static void remove_tree(int dfd, const char *path, dev_t dev, struct rm_stats *s
 	closedir(d);
 }
 
-int switch_legacy(const char *newroot, struct ktap_test *t)
+int switch_legacy(const char *newroot, struct ktap_test *t, long long *calls_ns)
 {
+	*calls_ns = -1;
 	if (getpid() != 1) {
 		ktap_diag(t, "legacy: refusing: not PID 1");
 		out_line("# " WHO ": legacy: refusing: not PID 1");
@@ -147,16 +153,19 @@ int switch_legacy(const char *newroot, struct ktap_test *t)
 		return EINVAL;
 	}
 
+	uint64_t t0 = mono_ns();
 	int fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return lab_report(t, WHO, errno, "open(\"/\", O_RDONLY|O_DIRECTORY)");
 	struct rm_stats st = { 0, 0, 0, 0, t };
 	remove_tree(fd, "/", root_st.st_dev, &st);
+	uint64_t t1 = mono_ns();
 	ktap_diag(t, "legacy: / is %s; deleted %lu files and %lu directories, kept %lu mounts, "
 		  "%lu errors", fs_magic_name(type).s, st.files, st.dirs, st.kept, st.errors);
 	out_line("# " WHO ": legacy: deleted %lu files and %lu directories of the initramfs "
 		 "(%lu errors)", st.files, st.dirs, st.errors);
 
+	uint64_t t2 = mono_ns();
 	if (chdir(newroot) < 0)
 		return lab_report(t, WHO, errno, "chdir(\"%s\")", newroot);
 	if (mount(".", "/", NULL, MS_MOVE, NULL) < 0)
@@ -165,6 +174,7 @@ int switch_legacy(const char *newroot, struct ktap_test *t)
 		return lab_report(t, WHO, errno, "chroot(\".\")");
 	if (chdir("/") < 0)
 		return lab_report(t, WHO, errno, "chdir(\"/\")");
+	*calls_ns = (long long)((t1 - t0) + (mono_ns() - t2));
 	ktap_diag(t, "legacy: mount(\".\", \"/\", MS_MOVE) + chroot(\".\"): ok");
 	return 0;
 }

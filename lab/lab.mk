@@ -4,7 +4,7 @@
 #
 #   make build/host/logcheck     the serial-log checker (host cc -O2)
 #   make host-tests-lab          unit tests (ASan/UBSan) and the runner's and lab/staged's tests (a fake QEMU)
-#   make lab-tools               the host programs lab/run needs (logcheck)
+#   make lab-tools               the host programs lab/run needs (logcheck, tsc-khz)
 #   make lab-run                 boot: lab/run -j $(JOBS) --accel $(ACCEL) "$(SCENARIO)" "$(KERNEL)"
 #                                with what is built; "make lab" (lab/staged) builds the images,
 #                                then each kernel and boots it, one kernel at a time
@@ -51,11 +51,21 @@ $(LAB_HOST)/test_logcheck: $(LAB_DIR)/tests/test_logcheck.c $(LAB_DIR)/tests/che
 	$(LAB_CC) $(LAB_SAN_CFLAGS) -DLOGCHECK_NO_MAIN -I$(LAB_LOGS) -o $@ $(filter %.c,$^)
 
 .PHONY: host-tests-lab lab-run lab-tools kcidb shell shell-test shard-times lava-jobs lava-test
-# the host programs the runner and the suite use
-lab-tools: $(LAB_HOST)/logcheck
+# the host's TSC frequency, for the guests' clock (lab/run: tsc_early_khz=)
+$(LAB_HOST)/tsc-khz: $(LAB_DIR)/tsc-khz.c
+	@mkdir -p $(@D)
+	$(LAB_CC) $(LAB_CFLAGS) -o $@ $<
 
-host-tests-lab: $(LAB_HOST)/test_logcheck $(LAB_HOST)/logcheck-san
+$(LAB_HOST)/tsc-khz-san: $(LAB_DIR)/tsc-khz.c
+	@mkdir -p $(@D)
+	$(LAB_CC) $(LAB_SAN_CFLAGS) -o $@ $<
+
+# the host programs the runner and the suite use
+lab-tools: $(LAB_HOST)/logcheck $(LAB_HOST)/tsc-khz
+
+host-tests-lab: $(LAB_HOST)/test_logcheck $(LAB_HOST)/logcheck-san $(LAB_HOST)/tsc-khz-san
 	$(LAB_SAN_ENV) $(LAB_HOST)/test_logcheck
+	$(LAB_SAN_ENV) TSC_KHZ=$(LAB_HOST)/tsc-khz-san $(LAB_DIR)/tests/test_tsc_khz.sh
 	$(LAB_SAN_ENV) LOGCHECK=$(LAB_HOST)/logcheck-san $(LAB_DIR)/tests/test_run.sh
 	$(LAB_SAN_ENV) LOGCHECK=$(LAB_HOST)/logcheck-san $(LAB_DIR)/tests/test_staged.sh
 	$(LAB_DIR)/tests/test_progress.sh
@@ -98,7 +108,7 @@ kcidb:
 	@$(LAB_DIR)/kcidb $(or $(RUN),results/latest); $(lab_status)
 
 # an empty SCENARIO or KERNEL (the top-level Makefile has KERNEL ?=) means all
-lab-run: $(LAB_HOST)/logcheck $(LAB_RUN_DEPS)
+lab-run: $(LAB_HOST)/logcheck $(LAB_HOST)/tsc-khz $(LAB_RUN_DEPS)
 	BUILD="$(BUILD)" $(LAB_DIR)/run -j "$(JOBS)" --accel "$(ACCEL)" "$(or $(SCENARIO),all)" "$(or $(KERNEL),all)"; $(lab_status)
 
 # The whole matrix on the debug kernel only (KASAN, lockdep, kmemleak): every scenario that

@@ -21,6 +21,7 @@ static void stage1_results(struct ktap *k, struct handoff *h)
 	h->ballast_alloc_kb = 65540;
 	h->init_alloc_kb = 812;
 	h->switch_ns = 123456789012LL;
+	h->calls_ns = 4567;
 	snprintf(h->initramfs_dev, sizeof(h->initramfs_dev), "0:2");
 }
 
@@ -57,7 +58,7 @@ static void t_words(struct check *c)
 		"#pivot_root:a second line: with: colons = and equals",
 		"switch_path=legacy",
 		"shmem_before_kb=70123", "ballast_kb=65536", "switch_ns=123456789012",
-		"initramfs_dev=0:2", "ballast_alloc_kb=65540", "init_alloc_kb=812",
+		"initramfs_dev=0:2", "ballast_alloc_kb=65540", "init_alloc_kb=812", "calls_ns=4567",
 	};
 	size_t nwant = sizeof(want) / sizeof(want[0]);
 	CHECK_INT(c, n, nwant - 2);
@@ -93,6 +94,7 @@ static void t_round_trip(struct check *c)
 	CHECK_INT(c, h2.ballast_alloc_kb, h.ballast_alloc_kb);
 	CHECK_INT(c, h2.init_alloc_kb, h.init_alloc_kb);
 	CHECK_INT(c, h2.switch_ns, h.switch_ns);
+	CHECK_INT(c, h2.calls_ns, h.calls_ns);
 	CHECK_STR(c, h2.initramfs_dev, h.initramfs_dev);
 	/* encode again (what resume does): the same words */
 	char **again = handoff_encode("/sbin/lab-init", "resume", k2, &h2, NULL);

@@ -360,6 +360,16 @@ static void test_line_rules(void)
 		  "# N kthreads: root on ext4 N, cwd on ext4 N, root on the initramfs 0" },
 		{ "Kernel command line: console=ttyS0 lab.root=/dev/vda lab.expect.a=ok lab.expect.b=EINVAL",
 		  "Kernel command line: console=ttyS0 lab.root=/dev/vda lab.expect.*" },
+		{ "Command line: console=ttyS0 panic=-1 tsc_early_khz=2095946 tsc=reliable lab.scenario=pivot",
+		  "Command line: console=ttyS0 panic=-1 lab.scenario=pivot" },
+		{ "Kernel command line: console=ttyS0 lab.expect.a=ok lab.expect.b=EINVAL lab.exp",
+		  "Kernel command line: console=ttyS0 lab.expect.*" },
+		{ "Kernel command line: console=ttyS0 lab.expect.a=ok lab.expect.b=EINVAL l",
+		  "Kernel command line: console=ttyS0 lab.expect.*" },
+		{ "Kernel command line: console=ttyS0 lab.expect.a=ok lab.expect.b=EINVAL lab.expect.c",
+		  "Kernel command line: console=ttyS0 lab.expect.*" },
+		{ "Kernel command line: console=ttyS0 lab.expect.a=ok lab.initrd_kb=42",
+		  "Kernel command line: console=ttyS0 lab.expect.* lab.initrd_kb=42" },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

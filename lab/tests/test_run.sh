@@ -418,6 +418,38 @@ test_expect_override() {
 	has stderr "$err" "is not TEST=VALUE"
 }
 
+# the guest clock's words: LAB_TSC_KHZ=N gives them, no leaves them out, a bad value is refused,
+# auto runs TSC_KHZ (here a stand-in) and refuses to go on without it; none under KVM
+test_clock_words() {
+	local tool=$tmp/tsc-khz-stub
+	printf '#!/bin/sh\necho 2095900\n' >"$tool"
+	chmod +x "$tool"
+	LAB_TSC_KHZ=1234567 run --run-id r-clk1 good1 "$K1"
+	want_rc 0 "LAB_TSC_KHZ=1234567"
+	has "good1-$K1.cmdline" "$(cat "$RESULTS/r-clk1/good1-$K1.cmdline")" "console=ttyS0 panic=-1 tsc_early_khz=1234567 tsc=reliable lab.scenario=good1"
+	has stderr "$err" "accel tcg (tsc_early_khz=1234567 tsc=reliable)"
+	run --run-id r-clk2 good1 "$K1"
+	want_rc 0 "LAB_TSC_KHZ=no"
+	case $(cat "$RESULTS/r-clk2/good1-$K1.cmdline") in *tsc_early_khz* | *tsc=reliable*)
+		fail "LAB_TSC_KHZ=no, yet the command line has clock words: $(cat "$RESULTS/r-clk2/good1-$K1.cmdline")" ;;
+	esac
+	LAB_TSC_KHZ=fast run --run-id r-clk3 good1 "$K1"
+	want_rc 2 "LAB_TSC_KHZ=fast"
+	has stderr "$err" "LAB_TSC_KHZ: 'fast' is not a frequency in kHz, auto or no"
+	LAB_TSC_KHZ=auto TSC_KHZ=$tool run --run-id r-clk4 good1 "$K1"
+	want_rc 0 "LAB_TSC_KHZ=auto with a tool"
+	has "good1-$K1.cmdline" "$(cat "$RESULTS/r-clk4/good1-$K1.cmdline")" "tsc_early_khz=2095900 tsc=reliable"
+	LAB_TSC_KHZ=auto TSC_KHZ=$tmp/nope run --run-id r-clk5 good1 "$K1"
+	want_rc 2 "LAB_TSC_KHZ=auto without the tool"
+	has stderr "$err" "is missing: run make lab-tools"
+	LAB_TSC_KHZ=auto TSC_KHZ=$tmp/nope run -n good1 "$K1"
+	want_rc 0 "-n without the tool"
+	has stderr "$err" "the commands below lack tsc_early_khz="
+	LAB_TSC_KHZ=1234567 run -n --accel kvm good1 "$K1"
+	want_rc 0 "-n --accel kvm"
+	case $out in *tsc_early_khz*) fail "KVM boots got clock words: $out" ;; esac
+}
+
 test_initramfs_append() {
 	local other=$BUILD/other.cpio
 	cp "$BUILD/images/initramfs.cpio" "$other"
@@ -617,7 +649,7 @@ test_progress() {
 }
 
 tests=(bad_scenarios good_scenarios_parse debug_variant inheritance unknown_names bad_options missing_files
-	passing_run failing_run log_lines accel_auto exclude own_kernel shards mem initramfs_append kmemleak_no expect_override stop_a_run
+	passing_run failing_run log_lines accel_auto exclude own_kernel shards mem clock_words initramfs_append kmemleak_no expect_override stop_a_run
 	same_run_id progress)
 
 setup
