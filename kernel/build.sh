@@ -16,7 +16,8 @@
 #   tree/          git repository: the pristine Debian tree, tagged "base"
 #   stage/         a worktree where the series is applied with git am, once
 #                  per version of the series; each patch becomes a commit
-#   series.<hash>  "patch commit" lines: the commit after each patch
+#   series.<hash>  "patch commit key" lines: the commit after each patch (key: of its
+#                  tree, from the diffs alone; see ensure_series)
 #   <k>/src        the kernel's worktree, checked out at its commit (git only
 #                  rewrites files that changed, so rebuilds stay incremental)
 #   <k>/obj        its O= build folder
@@ -149,33 +150,77 @@ series_hash() {
 	} | sha256sum | cut -c1-16
 }
 
-# Apply the whole series once in stage/, one commit per patch, and write
-# series.<hash>: "patch commit" per line.
+# diff_key PREV PATCH: the key of the tree after PATCH, applied on the tree keyed PREV: a hash
+# of PREV and PATCH's diff (from its first "diff --git" to the signature line "-- "), so a
+# patch whose message, subject or Signed-off-by changed keeps its key, and so does every
+# patch after it.
+diff_key() {
+	{
+		printf '%s\n' "$1"
+		sed -n '/^diff --git /,$p' "$2" | sed '/^-- $/,$d'
+	} | sha256sum | cut -c1-16
+}
+
+# Apply the series in stage/, one commit per patch, and write series.<hash>: "patch commit
+# key" per line (key: diff_key's, chained from the Debian version). The longest prefix whose
+# keys an earlier series.* already has is not applied again: those commits have the same
+# trees (the same diffs on the same base), so they are taken as they are and git am starts
+# after them. Editing a patch's message applies nothing; editing a hunk of patch N applies
+# N and the patches after it.
 ensure_series() {
-	local hash list p
+	local hash list p i reuse=0 from key f c k
+	local -a patches keys
+	local -A have=()
 	hash=$(series_hash)
 	list=$KBUILD/series.$hash
 	if [ ! -f "$list" ]; then
-		if [ ! -d "$KBUILD/stage" ]; then
-			"${GIT[@]}" -C "$KBUILD/tree" worktree prune
-			"${GIT[@]}" -C "$KBUILD/tree" worktree add -q --detach "$KBUILD/stage" base
+		mapfile -t patches < <(series_patches)
+		key=$(installed_version | sha256sum | cut -c1-16)
+		for p in "${patches[@]}"; do
+			[ -f "$PATCHES/$p" ] || die "kernel/patches/series names $p, which is not in kernel/patches/"
+			key=$(diff_key "$key" "$PATCHES/$p")
+			keys+=("$key")
+		done
+		for f in "$KBUILD"/series.*; do
+			[ -f "$f" ] || continue
+			case $f in *.tmp) continue ;; esac
+			while read -r _ c k; do
+				[ -n "$k" ] && [ -n "$c" ] && have[$k]=$c
+			done <"$f"
+		done
+		while [ "$reuse" -lt ${#patches[@]} ] && [ -n "${have[${keys[$reuse]}]:-}" ]; do
+			reuse=$((reuse + 1))
+		done
+		from=base
+		[ "$reuse" -eq 0 ] || from=${have[${keys[$((reuse - 1))]}]}
+		: >"$list.tmp"
+		for ((i = 0; i < reuse; i++)); do
+			echo "${patches[$i]} ${have[${keys[$i]}]} ${keys[$i]}" >>"$list.tmp"
+		done
+		if [ "$reuse" -lt ${#patches[@]} ]; then
+			say "series: ${#patches[@]} patches, the first $reuse as before (the same diffs); applying ${patches[$reuse]} and the $((${#patches[@]} - reuse - 1)) after it" >&2
+			if [ ! -d "$KBUILD/stage" ]; then
+				"${GIT[@]}" -C "$KBUILD/tree" worktree prune
+				"${GIT[@]}" -C "$KBUILD/tree" worktree add -q --detach "$KBUILD/stage" base
+			fi
+			(
+				cd "$KBUILD/stage"
+				"${GIT[@]}" am --abort >/dev/null 2>&1 || true
+				"${GIT[@]}" checkout -q -f --detach "$from"
+				for ((i = reuse; i < ${#patches[@]}; i++)); do
+					p=${patches[$i]}
+					if ! "${GIT[@]}" am -q --keep-cr "$PATCHES/$p" >"$KBUILD/am.log" 2>&1; then
+						cat "$KBUILD/am.log" >&2
+						"${GIT[@]}" am --abort >/dev/null 2>&1 || true
+						rm -f "$list.tmp"
+						die "patch $p does not apply to linux-source-6.12 $(installed_version) (the series was made against $(series_base_version))"
+					fi
+					echo "$p $("${GIT[@]}" rev-parse HEAD) ${keys[$i]}" >>"$list.tmp"
+				done
+			)
+		else
+			say "series: ${#patches[@]} patches, every diff as before: nothing to apply" >&2
 		fi
-		(
-			cd "$KBUILD/stage"
-			"${GIT[@]}" am --abort >/dev/null 2>&1 || true
-			"${GIT[@]}" checkout -q -f --detach base
-			: >"$list.tmp"
-			for p in $(series_patches); do
-				[ -f "$PATCHES/$p" ] || die "kernel/patches/series names $p, which is not in kernel/patches/"
-				if ! "${GIT[@]}" am -q --keep-cr "$PATCHES/$p" >"$KBUILD/am.log" 2>&1; then
-					cat "$KBUILD/am.log" >&2
-					"${GIT[@]}" am --abort >/dev/null 2>&1 || true
-					rm -f "$list.tmp"
-					die "patch $p does not apply to linux-source-6.12 $(installed_version) (the series was made against $(series_base_version))"
-				fi
-				echo "$p $("${GIT[@]}" rev-parse HEAD)" >>"$list.tmp"
-			done
-		)
 		mv "$list.tmp" "$list"
 	fi
 	printf '%s\n' "$list"
@@ -393,7 +438,7 @@ bisect_series() {
 		"${GIT[@]}" -C "$KBUILD/tree" worktree prune
 		"${GIT[@]}" -C "$KBUILD/tree" worktree add -q --detach "$src" base
 	fi
-	while read -r p commit; do
+	while read -r p commit _; do
 		n=$((n + 1))
 		"${GIT[@]}" -C "$src" checkout -q -f --detach "$commit"
 		if ensure_config_for bisect lab.config && kmake bisect -j"$JOBS" bzImage >"$KBUILD/bisect/build.log" 2>&1; then
