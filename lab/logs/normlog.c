@@ -45,6 +45,11 @@ static const struct {
 	{ "hrtimer: interrupt took", NULL, "a slow host" },
 	{ "input: ImExPS/2", NULL, "the PS/2 mouse probe is asynchronous: it lands anywhere, or after the reboot" },
 	{ "workqueue: ", " hogged CPU for ", "\"... hogged CPU for >10000us N times, consider switching to WQ_UNBOUND\": a slow TCG host" },
+	{ "[", ") Job ", "systemd's console spinner (\"[ ***] (1 of 2) Job dev-vda.device/start running\"): "
+	  "drawn only while a job takes long, which is the host's load" },
+	{ "[", "A start job is running for", "the same spinner, in its other words" },
+	{ "Console: colour ", NULL, "the VGA text console the boot protocol reports: \"*CGA 80x25\" through a "
+	  "bzImage's real-mode setup, \"dummy device 80x25\" through the PVH entry (lab/run's default)" },
 	/* memory layout: QEMU's firmware and the kernel's size, not behaviour */
 	{ "BIOS-provided physical RAM map", NULL, "memory map" },
 	{ "BIOS-e820: ", NULL, "memory map" },
@@ -290,6 +295,23 @@ static char *apply_rules(const char *text, int scope)
 	return cur;
 }
 
+/*
+ * text after the terminal controls systemd puts before a line that replaces its spinner
+ * (ESC M, reverse index; ESC [ K, erase to the end of the line): the same line as when no
+ * spinner was drawn, which depends on the host's load.
+ */
+static const char *skip_controls(const char *text)
+{
+	for (;;) {
+		if (text[0] == '\033' && text[1] == 'M')
+			text += 2;
+		else if (text[0] == '\033' && text[1] == '[' && text[2] == 'K')
+			text += 3;
+		else
+			return text;
+	}
+}
+
 static bool dropped(const char *text)
 {
 	for (size_t i = 0; i < sizeof(drop_table) / sizeof(drop_table[0]); i++)
@@ -379,6 +401,7 @@ char *nl_normalize_line(const char *text)
 	case K_DIAG:
 		return apply_rules(text, S_DIAG);
 	case K_MSG:
+		text = skip_controls(text);
 		break;
 	}
 	if (dropped(text))
@@ -492,6 +515,7 @@ static void emit(struct emitter *e, const char *text, bool cut)
 		free(line);
 		return;
 	case K_MSG:
+		text = skip_controls(text);
 		break;
 	}
 	if (dropped(text))

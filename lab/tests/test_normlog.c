@@ -360,6 +360,8 @@ static void test_line_rules(void)
 		  "# N kthreads: root on ext4 N, cwd on ext4 N, root on the initramfs 0" },
 		{ "Kernel command line: console=ttyS0 lab.root=/dev/vda lab.expect.a=ok lab.expect.b=EINVAL",
 		  "Kernel command line: console=ttyS0 lab.root=/dev/vda lab.expect.*" },
+		{ "\033M\033[K[\033[0;32m  OK  \033[0m] Found device /dev/vda.",
+		  "[\033[0;32m  OK  \033[0m] Found device /dev/vda." },
 		{ "Command line: console=ttyS0 panic=-1 tsc_early_khz=2095946 tsc=reliable lab.scenario=pivot",
 		  "Command line: console=ttyS0 panic=-1 lab.scenario=pivot" },
 		{ "Kernel command line: console=ttyS0 lab.expect.a=ok lab.expect.b=EINVAL lab.exp",
@@ -393,6 +395,10 @@ static void test_dropped_messages(void)
 		"Code: 48 8b 47 08 48 85 c0 74 0c <48> 8b 40 08",
 		"systemd[1]: Running in initrd.",
 		"systemd-journald[57]: Received SIGTERM from PID 1 (n/a).",
+		"Console: colour dummy device 80x25", "Console: colour *CGA 80x25",
+		"[   \033[0;31m*\033[0;1;31m*\033[0m\033[0;31m*\033[0m] (2 of 2) Job systemd-udev-trigger.service/start running (14s / no limit)",
+		"\033M\033[K[    \033[0;31m*\033[0;1;31m*\033[0m] (1 of 2) Job dev-vda.device/start running (14s / no limit)",
+		"[ ***  ] A start job is running for /dev/vda (5s / 1min 30s)",
 	};
 	static const char *const kept[] = {
 		"workqueue: round-robin CPU selection forced, expect performance impact",

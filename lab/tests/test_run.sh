@@ -450,6 +450,28 @@ test_clock_words() {
 	case $out in *tsc_early_khz*) fail "KVM boots got clock words: $out" ;; esac
 }
 
+# the image QEMU boots: a lab kernel with CONFIG_PVH=y and a vmlinux boots as the vmlinux (PVH
+# entry), else as its bzImage; LAB_BOOT=bzimage forces the bzImage
+test_pvh_boot() {
+	local obj=$BUILD/kernel/$K1/obj
+	run --run-id r-pvh1 good2 "$K1"
+	want_rc 0 "no vmlinux"
+	has "good2-$K1.qemu" "$(cat "$RESULTS/r-pvh1/good2-$K1.qemu")" "-kernel $obj/arch/x86/boot/bzImage"
+	echo fake >"$obj/vmlinux"
+	echo 'CONFIG_PVH=y' >"$obj/.config"
+	run --run-id r-pvh2 good2 "$K1"
+	want_rc 0 "CONFIG_PVH=y and a vmlinux"
+	has "good2-$K1.qemu" "$(cat "$RESULTS/r-pvh2/good2-$K1.qemu")" "-kernel $obj/vmlinux"
+	LAB_BOOT=bzimage run --run-id r-pvh3 good2 "$K1"
+	want_rc 0 "LAB_BOOT=bzimage"
+	has "good2-$K1.qemu" "$(cat "$RESULTS/r-pvh3/good2-$K1.qemu")" "-kernel $obj/arch/x86/boot/bzImage"
+	echo '# CONFIG_PVH is not set' >"$obj/.config"
+	run --run-id r-pvh4 good2 "$K1"
+	want_rc 0 "CONFIG_PVH not set"
+	has "good2-$K1.qemu" "$(cat "$RESULTS/r-pvh4/good2-$K1.qemu")" "-kernel $obj/arch/x86/boot/bzImage"
+	rm -f "$obj/vmlinux" "$obj/.config"
+}
+
 test_initramfs_append() {
 	local other=$BUILD/other.cpio
 	cp "$BUILD/images/initramfs.cpio" "$other"
@@ -649,7 +671,7 @@ test_progress() {
 }
 
 tests=(bad_scenarios good_scenarios_parse debug_variant inheritance unknown_names bad_options missing_files
-	passing_run failing_run log_lines accel_auto exclude own_kernel shards mem clock_words initramfs_append kmemleak_no expect_override stop_a_run
+	passing_run failing_run log_lines accel_auto exclude own_kernel shards mem clock_words pvh_boot initramfs_append kmemleak_no expect_override stop_a_run
 	same_run_id progress)
 
 setup
