@@ -70,7 +70,7 @@ kernel_facts() {
 	{
 		n++; name[n] = $1; line[n] = FNR; known[$1] = 1
 		f["expect", n] = $1; f["timeout", n] = 1; f["kmemleak", n] = "unavailable"
-		f["boots", n] = "yes"; f["reference", n] = "yes"
+		f["boots", n] = "yes"; f["reference", n] = "yes"; f["boot", n] = "pvh"
 		for (i = 3; i <= NF; i++) {
 			if ($i !~ /=/) { if (facts) bad("fragment " $i " after a KEY=VALUE word"); continue }
 			facts = 1
@@ -78,8 +78,9 @@ kernel_facts() {
 			if (k == "timeout" && v !~ /^[1-9][0-9]?$/) bad("timeout=" v ": not a factor from 1 to 99")
 			else if (k == "kmemleak" && v != "0" && v != "unavailable") bad("kmemleak=" v ": not 0 or unavailable")
 			else if ((k == "boots" || k == "reference") && v != "yes" && v != "no") bad(k "=" v ": not yes or no")
-			else if (k != "expect" && k != "timeout" && k != "kmemleak" && k != "boots" && k != "reference")
-				bad("unknown fact " k " (expect, timeout, kmemleak, boots, reference)")
+			else if (k == "boot" && v != "pvh" && v != "bzimage") bad("boot=" v ": not pvh or bzimage")
+			else if (k != "expect" && k != "timeout" && k != "kmemleak" && k != "boots" && k != "reference" && k != "boot")
+				bad("unknown fact " k " (expect, timeout, kmemleak, boots, reference, boot)")
 			f[k, n] = v
 		}
 		facts = 0
@@ -89,8 +90,8 @@ kernel_facts() {
 			e = f["expect", i]
 			if (!(e in known)) { FNR = line[i]; bad(name[i] ": expect=" e ": no such kernel") }
 			for (j = 1; j <= n; j++) if (name[j] == e && f["expect", j] != e) { FNR = line[i]; bad(name[i] ": expect=" e ": " e " follows " f["expect", j] " itself") }
-			printf "%s expect=%s timeout=%s kmemleak=%s boots=%s reference=%s\n", name[i], e,
-				f["timeout", i], f["kmemleak", i], f["boots", i], f["reference", i]
+			printf "%s expect=%s timeout=%s kmemleak=%s boots=%s reference=%s boot=%s\n", name[i], e,
+				f["timeout", i], f["kmemleak", i], f["boots", i], f["reference", i], f["boot", i]
 		}
 		exit err
 	}' "$KERNELS"

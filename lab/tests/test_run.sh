@@ -470,6 +470,23 @@ test_pvh_boot() {
 	want_rc 0 "CONFIG_PVH not set"
 	has "good2-$K1.qemu" "$(cat "$RESULTS/r-pvh4/good2-$K1.qemu")" "-kernel $obj/arch/x86/boot/bzImage"
 	rm -f "$obj/vmlinux" "$obj/.config"
+	# a kernel with boot=bzimage in kernel/kernels (full-debug) boots its bzImage all the same
+	local kb
+	kb=$("$top/kernel/build.sh" facts | awk '/ boots=yes / && / boot=bzimage/ { print $1; exit }')
+	[ -n "$kb" ] || { fail "kernel/build.sh facts lists no booting kernel with boot=bzimage"; return; }
+	obj=$BUILD/kernel/$kb/obj
+	echo fake >"$obj/vmlinux"
+	echo 'CONFIG_PVH=y' >"$obj/.config"
+	scenario pvh onbase <<-EOF
+		kernels: $("$top/kernel/build.sh" facts | awk -v k="$kb" '$1 == k { sub(/expect=/, "", $2); print $2 }')
+		initramfs: no
+		disk: none
+		expect a *=x
+	EOF
+	LAB_SCENARIOS=$tmp/pvh run -n onbase "$kb"
+	want_rc 0 "-n onbase $kb"
+	has "lab/run -n onbase $kb" "$out" "-kernel $obj/arch/x86/boot/bzImage"
+	rm -f "$obj/vmlinux" "$obj/.config"
 }
 
 test_initramfs_append() {
