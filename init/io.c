@@ -30,11 +30,11 @@ int write_all(int fd, const char *buf, size_t len)
  * When write(2) to the serial console returns, the line is in the tty's output buffer, not
  * on the wire: the UART driver sends it from its interrupts, a FIFO at a time, while a
  * kernel message goes out at once (the console driver writes the UART directly) and lands
- * inside the line, which then reads as a changed KTAP result plus a strange kernel message
- * (the likely cause of one CI failure: mntfuzz loads firmware right after "ok 20" is written). Wait
- * until the line is sent, so that the next step's kernel messages come after it; measured
- * at about 5 us a line under TCG. A pipe or a file (a child whose output the parent
- * reports) fails with ENOTTY: nothing to wait for, and nowhere to report anything else.
+ * inside the line. The log tools rejoin such a line (normlog.c), but the raw log is then
+ * out of order and hard to read. Wait until the line is sent, so that the next step's
+ * kernel messages come after it; measured at about 5 us a line under TCG. A pipe or a file
+ * (a child whose output the parent reports) fails with ENOTTY: nothing to wait for, and
+ * nowhere to report anything else.
  */
 static void drain(int fd)
 {
