@@ -42,6 +42,8 @@ static const struct {
 	{ "sched_clock: ", NULL, "\"Marking stable (ns, ns)\": timing" },
 	{ "Calibrating delay", NULL, "BogoMIPS and lpj: host speed" },
 	{ "APIC timer disabled", NULL, "\"due to verification failure\": TCG timing" },
+	{ "Disabling APIC timer", NULL, "noapictimer, a word lab/run adds under TCG only (no TSC-deadline APIC "
+	  "there, and calibrating the APIC timer costs 100 ms of ticks)" },
 	{ "hrtimer: interrupt took", NULL, "a slow host" },
 	{ "input: ImExPS/2", NULL, "the PS/2 mouse probe is asynchronous: it lands anywhere, or after the reboot" },
 	{ "workqueue: ", " hogged CPU for ", "\"... hogged CPU for >10000us N times, consider switching to WQ_UNBOUND\": a slow TCG host" },
@@ -120,6 +122,7 @@ static const struct rule {
 	  "the compiler, the builder and the build date: the build, not the series" },
 	{ " tsc_early_khz=[0-9]+ tsc=reliable", "", 0, S_KERN,
 	  "the guest clock's words lab/run adds under TCG: the host's TSC frequency, a fact of the host" },
+	{ " noapictimer", "", 0, S_KERN, "the word lab/run adds under TCG only (see \"Disabling APIC timer\")" },
 	{ "lab\\.expect\\.[^ ]+( +lab\\.expect\\.[^ ]+)*", "lab.expect.*", 0, S_KERN,
 	  "the expectations on the command line: the KTAP lines repeat them" },
 	{ "(lab\\.expect\\.\\*) +l(a(b(\\.(e(x(p(e(c(t)?)?)?)?)?)?)?)?)?$", "\\1", 0, S_KERN,
