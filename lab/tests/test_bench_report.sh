@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Unit tests of lab/bench/bench-report on a small bench.json (lab/tests/data/bench-sample.json):
-# the statistics, the targets' verdicts, the SVG, and bad input. KTAP on stdout.
+# the statistics, the targets' verdicts, the SVG, and bad input; and of lab/bench/floor-parts
+# (a floor boot's wall time split) on a made-up serial log. KTAP on stdout.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 report=$here/../bench/bench-report
+parts=$here/../bench/floor-parts
 sample=$here/data/bench-sample.json
 tmp=$(mktemp -d /tmp/test_bench_report.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
@@ -17,7 +19,7 @@ check() { # NAME CONDITION-COMMAND...
 has() { grep -qF -- "$2" <<<"$1" || { echo "# lacks: $2"; return 1; }; }
 
 echo "KTAP version 1"
-echo "1..14"
+echo "1..20"
 out=$("$report" "$sample" "$tmp/b.svg" 2>&1)
 rc=$?
 check "runs" test "$rc" -eq 0
@@ -41,6 +43,28 @@ printf '{"kind":"floor","kernel":"full","rep":1,"verdict":"PASS","wall_s":1.0}\n
 out=$(BENCH_CELLS=$tmp/cells "$report" "$tmp/w.json" 2>&1)
 check "a wait line's reason beside its scenario" has "$out" "  mntfuzz                    full        5.00    5.00  fuzzes on purpose"
 check "a slow scenario without a reason: a miss" has "$out" "worst 5.00x (mntfuzz:full), 2 over 1.3x, 1 of them without a reason MISSED"
+# floor-parts: a log with the marks, at 1000 kHz (a TSC tick a microsecond): the init read the
+# TSC at 1,050,000 and 1,052,000 (VM time 1050 and 1052 ms), the kernel clock said 1.000 s at
+# "Run /init": 50 ms before the kernel clock; restart at 1.060 s; the wall 1.2 s
+printf '[    0.000000] Linux version 6.12\r\n[    0.400000] Unpacking initramfs...\n[    0.410000] Freeing initrd memory: 40K\n[    1.000000] Run /init as init process\nKTAP version 1\n1..1\nok 1 floor\n# floor: tsc_start=1050000 tsc_end=1052000\n[    1.060000] reboot: Restarting system\n' >"$tmp/f.log"
+echo 'console=ttyS0 panic=-1 reboot=t tsc_early_khz=1000 tsc=reliable noapictimer lab.scenario=floor' >"$tmp/f.cmdline"
+out=$("$parts" "$tmp/f.log" "$tmp/f.cmdline" 1.2 2>&1)
+check "floor-parts: the parts add up to the wall time" test "$out" = ',"fw_ms":50.0,"kernel_ms":1000.0,"unpack_ms":10.0,"init_ms":2.00,"restart_ms":58.0,"qemu_ms":90.0'
+echo 'console=ttyS0 panic=-1 reboot=t noapictimer' >"$tmp/n.cmdline"
+out=$("$parts" "$tmp/f.log" "$tmp/n.cmdline" 1.1 2>&1)
+check "floor-parts: no TSC frequency on the command line, no figures" test -z "$out"
+grep -v '^# floor:' "$tmp/f.log" >"$tmp/g.log"
+out=$("$parts" "$tmp/g.log" "$tmp/f.cmdline" 1.1 2>&1)
+check "floor-parts: no TSC line from the init, no figures" test -z "$out"
+out=$("$parts" "$tmp/nope.log" "$tmp/f.cmdline" 1.1 2>&1)
+rc=$?
+check "floor-parts: a missing log is exit 2, named" test "$rc" -eq 2 -a -n "$(has "$out" "nope.log cannot be read" && echo y)"
+out=$("$parts" "$tmp/f.log" "$tmp/f.cmdline" soon 2>&1)
+rc=$?
+check "floor-parts: a bad wall time is exit 2" test "$rc" -eq 2
+printf '{"kind":"floor","kernel":"full","rep":1,"verdict":"PASS","wall_s":1.1,"fw_ms":50.0,"kernel_ms":1000.0,"unpack_ms":10.0,"init_ms":2.00,"restart_ms":38.0,"qemu_ms":10.0}\n' >"$tmp/fp.json"
+out=$("$report" "$tmp/fp.json" 2>&1)
+check "the report splits the floor" has "$out" "  full         50.0   1000.0     10.0      2.0     38.0     10.0     1100"
 echo 'not json' >"$tmp/bad.json"
 out=$("$report" "$tmp/bad.json" 2>&1)
 rc=$?
