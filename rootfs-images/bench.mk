@@ -6,6 +6,9 @@
 #   initramfs-64m.cpio       + a 64 MiB /ballast
 #   initramfs-256m.cpio      + a 256 MiB /ballast
 #   floor.cpio               the trivial init of lab/bench/bench-floor.c only
+#   floor-lab.cpio           the lab's own initramfs.cpio with floor.cpio after it (two
+#                            archives: the kernel unpacks both, the second's /init wins):
+#                            the lab's image, unpacked, and nothing run
 # Included from lab/bench/bench.mk; needs images.mk's LAB_INIT and GEN_CPIO.
 BENCH_IMAGES  := $(BUILD)/bench/images
 BENCH_SIZES   := $(shell awk '$$1 == "size" { print $$2 }' lab/bench/bench-cells)
@@ -14,7 +17,7 @@ BENCH_FLOOR   := $(BUILD)/bench/bench-floor
 BENCH_INITRAMFS := $(BENCH_SIZES:%=$(BENCH_IMAGES)/initramfs-%.cpio)
 
 .PHONY: bench-images
-bench-images: $(BENCH_INITRAMFS) $(BENCH_IMAGES)/floor.cpio
+bench-images: $(BENCH_INITRAMFS) $(BENCH_IMAGES)/floor.cpio $(BENCH_IMAGES)/floor-lab.cpio
 
 $(BENCH_FLOOR): lab/bench/bench-floor.c
 	@mkdir -p $(@D)
@@ -30,3 +33,8 @@ $(BENCH_IMAGES)/initramfs-%.cpio: $(LAB_INIT) $(GEN_CPIO) lab/bench/bench-initra
 $(BENCH_IMAGES)/floor.cpio: $(BENCH_FLOOR) $(GEN_CPIO) lab/bench/bench-initramfs.sh
 	@mkdir -p $(@D)
 	lab/bench/bench-initramfs.sh $@ floor $(BENCH_FLOOR) $(GEN_CPIO)
+
+$(BENCH_IMAGES)/floor-lab.cpio: $(IMAGES)/initramfs.cpio $(BENCH_IMAGES)/floor.cpio
+	@mkdir -p $(@D)
+	cat $^ >$@.tmp
+	@mv -f $@.tmp $@

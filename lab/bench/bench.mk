@@ -28,6 +28,7 @@ bench: lab-tools images bench-images $(foreach k,$(BENCH_KERNELS),$(call kernel_
 	lab/bench/bench $(BENCH_ARGS)
 
 bench-smoke: lab-tools images $(BENCH_IMAGES)/initramfs-$(firstword $(BENCH_SIZES)).cpio $(BENCH_IMAGES)/floor.cpio \
+		$(BENCH_IMAGES)/floor-lab.cpio \
 		$(foreach k,$(BENCH_KERNELS),$(call kernel_image,$(k)))
 	lab/bench/bench --smoke --run-id bench-smoke-$$(date +%Y%m%d-%H%M%S)-$$$$
 

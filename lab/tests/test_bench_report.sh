@@ -19,7 +19,7 @@ check() { # NAME CONDITION-COMMAND...
 has() { grep -qF -- "$2" <<<"$1" || { echo "# lacks: $2"; return 1; }; }
 
 echo "KTAP version 1"
-echo "1..20"
+echo "1..21"
 out=$("$report" "$sample" "$tmp/b.svg" 2>&1)
 rc=$?
 check "runs" test "$rc" -eq 0
@@ -41,7 +41,7 @@ check "the clock: its source and its step" has "$out" "Clock: CLOCK_MONOTONIC on
 printf 'size empty -\nwait mnt* fuzzes on purpose\n' >"$tmp/cells"
 printf '{"kind":"floor","kernel":"full","rep":1,"verdict":"PASS","wall_s":1.0}\n{"kind":"scenario","jobs":1,"scenario":"mntfuzz","kernel":"full","verdict":"PASS","wall_s":5.0}\n{"kind":"scenario","jobs":1,"scenario":"optin","kernel":"full","verdict":"PASS","wall_s":4.0}\n' >"$tmp/w.json"
 out=$(BENCH_CELLS=$tmp/cells "$report" "$tmp/w.json" 2>&1)
-check "a wait line's reason beside its scenario" has "$out" "  mntfuzz                    full        5.00    5.00  fuzzes on purpose"
+check "a wait line's reason beside its scenario" has "$out" "  mntfuzz                    full        5.00    5.00       -  fuzzes on purpose"
 check "a slow scenario without a reason: a miss" has "$out" "worst 5.00x (mntfuzz:full), 2 over 1.3x, 1 of them without a reason MISSED"
 # floor-parts: a log with the marks, at 1000 kHz (a TSC tick a microsecond): the init read the
 # TSC at 1,050,000 and 1,052,000 (VM time 1050 and 1052 ms), the kernel clock said 1.000 s at
@@ -64,7 +64,17 @@ rc=$?
 check "floor-parts: a bad wall time is exit 2" test "$rc" -eq 2
 printf '{"kind":"floor","kernel":"full","rep":1,"verdict":"PASS","wall_s":1.1,"fw_ms":50.0,"kernel_ms":1000.0,"unpack_ms":10.0,"init_ms":2.00,"restart_ms":38.0,"qemu_ms":10.0}\n' >"$tmp/fp.json"
 out=$("$report" "$tmp/fp.json" 2>&1)
-check "the report splits the floor" has "$out" "  full         50.0   1000.0     10.0      2.0     38.0     10.0     1100"
+check "the report splits the floor" has "$out" "  full            50.0   1000.0     10.0      2.0     38.0     10.0     1100"
+# the lab floor (image "-lab"): its own line, its row of parts, and the x lab column
+printf '{"kind":"floor","kernel":"full","rep":1,"verdict":"PASS","wall_s":1.0}\n{"kind":"floor","image":"-lab","kernel":"full","rep":1,"verdict":"PASS","wall_s":2.0,"fw_ms":50.0,"kernel_ms":1900.0,"unpack_ms":900.0,"init_ms":2.00,"restart_ms":10.0,"qemu_ms":38.0}\n{"kind":"scenario","jobs":1,"scenario":"pivot","kernel":"full","verdict":"PASS","wall_s":2.4}\n' >"$tmp/lf.json"
+out=$("$report" "$tmp/lf.json" 2>&1)
+lab_floor_shown() {
+	has "$out" "  full     2.000 s (min 2.000, max 2.000, 1 boots)" &&
+		has "$out" "  full lab        50.0   1900.0    900.0      2.0     10.0     38.0     2000" &&
+		has "$out" "  pivot                      full        2.40    2.40    1.20  (no reason given)" &&
+		has "$out" "(the same against the lab floor, for the scenarios without a reason: worst 1.20x (pivot:full), 0 over 1.3x)"
+}
+check "the lab floor: its figure, its parts, the scenario against it" lab_floor_shown
 echo 'not json' >"$tmp/bad.json"
 out=$("$report" "$tmp/bad.json" 2>&1)
 rc=$?
