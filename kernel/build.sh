@@ -118,7 +118,7 @@ series_patches() {
 # Extract the tarball into tree/ and commit it as the base, once per
 # installed Debian version.
 ensure_tree() {
-	local want have
+	local want have k
 	[ -f "$TARBALL" ] || die "$TARBALL is missing: install it with 'apt-get install linux-source-6.12' (or run 'make deps' as root)"
 	want=$(installed_version)
 	have=$(cat "$KBUILD/tree/.git/lab-base" 2>/dev/null || true)

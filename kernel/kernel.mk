@@ -32,3 +32,9 @@ bisect-check:
 .PHONY: kernel-coverage
 kernel-coverage:
 	@kernel/build.sh coverage
+
+# kernel/build.sh's tree and series handling on a made-up kernel (no compiler: seconds)
+.PHONY: host-tests-kernel
+HOST_TESTS_EXTRA += host-tests-kernel
+host-tests-kernel:
+	lab/tests/test_build_sh.sh
