@@ -149,6 +149,8 @@ const char *lc_kernel_problem(const char *text)
 		{ "lockdep", "lockdep report" },
 		{ "WARNING:", "kernel WARNING" },
 		{ "Call Trace:", "kernel call trace" },
+		/* kernel/patches 0033: a kthread's path walk that started in its nullfs */
+		{ "nullfs-sentinel:", "nullfs sentinel: a kernel thread walked a path in nullfs" },
 	};
 	const char *p;
 

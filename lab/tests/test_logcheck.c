@@ -628,6 +628,10 @@ static void test_kernel_patterns(void)
 		{ "INFO: lockdep is turned off.", "lockdep report" },
 		{ "WARNING: possible recursive locking detected", "lockdep: possible recursive locking" },
 		{ "INFO: task swapper/0:1 blocked for more than 120 seconds.", "hung task" },
+		{ "nullfs-sentinel: kworker/0:1[12] walked \"/lib/firmware/x\" from its root in the kthreads' nullfs, outside scoped_with_init_fs(): caller fw_get_filesystem_firmware+0x1/0x2",
+		  "nullfs sentinel: a kernel thread walked a path in nullfs" },
+		{ "nullfs-sentinel: more than 32 call sites, no more reported",
+		  "nullfs sentinel: a kernel thread walked a path in nullfs" },
 		/* look-alikes */
 		{ "kmemleak: Kernel memory leak detector initialized (mem pool available: 15967)", NULL },
 		{ "kmemleak: Automatic memory scanning thread started", NULL },
