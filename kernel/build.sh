@@ -11,6 +11,7 @@
 #                                    "name expect=K timeout=N kmemleak=V boots=yes|no reference=yes|no"
 #   kernel/build.sh bisect           build the series patch by patch
 #   kernel/build.sh coverage         compile every .c file the series touches
+#   kernel/build.sh mutants OUT P... build each mutant patch P on top of full (in its tree)
 #
 # Layout under $BUILD/kernel (BUILD defaults to ./build):
 #   tree/          git repository: the pristine Debian tree, tagged "base"
@@ -393,6 +394,7 @@ build_kernel() {
 		say "$k: another build of it is running; waiting for it"
 		flock 8
 	fi
+	restore_mutated "$k"
 	ensure_src "$k"
 	ensure_config "$k"
 	check_src_commit "$k" "before the build"
@@ -423,6 +425,63 @@ build_kernel() {
 		fi
 	fi
 	say "$k: $(image_path "$k") ($((t1 - t0)) s$cc_note)"
+}
+
+# ------------------------------------------------------------------
+# mutants (kernel/mutants/*.patch): full with one wrap or guard undone
+
+# restore_mutated KERNEL: a mutant run that died left a mutant applied in KERNEL's worktree
+# (KERNEL/mutant names it): put the tracked files back before anything builds there.
+restore_mutated() {
+	local k=$1 m=$KBUILD/$1/mutant
+	[ -f "$m" ] || return 0
+	say "$k: a mutant run left $(cat "$m") applied; restoring the worktree"
+	"${GIT[@]}" -C "$KBUILD/$k/src" checkout -q -f HEAD -- . ||
+		die "$k: git checkout -f HEAD -- . failed in $KBUILD/$k/src"
+	rm -f "$m"
+}
+
+# build_mutants OUT PATCH...: each mutant built in full's own worktree and object folder,
+# one after another (only the files a mutant touches and the link are rebuilt), its images
+# copied to OUT/NAME/ (vmlinux, bzImage, build-seconds; OUT/NAME.build.log), the mutant
+# reverted; at the end full is built again, so that its image is full's. full's build
+# lock is held all along: a build of full waits; a boot of full meanwhile would boot the
+# mutant being built (lab/mutants boots the copies in OUT).
+build_mutants() {
+	local out=$1 k=full p name t0 src obj
+	shift
+	[ $# -gt 0 ] || die "usage: kernel/build.sh mutants OUT PATCH..."
+	for p in "$@"; do [ -f "$p" ] || die "mutant $p: no such file"; done
+	build_kernel "$k" >/dev/null
+	mkdir -p "$out"
+	exec 8>"$KBUILD/$k.build-lock"
+	flock 8
+	ensure_src "$k"
+	ensure_config "$k"
+	src=$KBUILD/$k/src obj=$KBUILD/$k/obj
+	for p in "$@"; do
+		name=$(basename "$p" .patch)
+		rm -rf "${out:?}/$name"
+		"${GIT[@]}" -C "$src" apply --check "$p" 2>"$out/$name.build.log" ||
+			{ say "mutant $name: does not apply to full ($out/$name.build.log)"; continue; }
+		printf '%s\n' "$name" >"$KBUILD/$k/mutant"
+		"${GIT[@]}" -C "$src" apply "$p"
+		t0=$(date +%s)
+		if kmake "$k" -j"$JOBS" bzImage >"$out/$name.build.log" 2>&1; then
+			mkdir -p "$out/$name"
+			cp "$obj/vmlinux" "$obj/arch/x86/boot/bzImage" "$out/$name/"
+			echo $(($(date +%s) - t0)) >"$out/$name/build-seconds"
+			say "mutant $name: built in $(cat "$out/$name/build-seconds") s ($(grep -c '^  CC ' "$out/$name.build.log") objects)"
+		else
+			say "mutant $name: the build failed ($out/$name.build.log)"
+		fi
+		"${GIT[@]}" -C "$src" apply -R "$p"
+		rm -f "$KBUILD/$k/mutant"
+	done
+	t0=$(date +%s)
+	kmake "$k" -j"$JOBS" bzImage >"$KBUILD/$k/build.log" 2>&1 || die "$k: rebuilding it after the mutants failed ($KBUILD/$k/build.log)"
+	touch "$(image_path "$k")"
+	say "$k: rebuilt after the mutants ($(($(date +%s) - t0)) s)"
 }
 
 # Build every prefix of the series, patch by patch, with lab.config, in
@@ -519,6 +578,7 @@ tree)
 	printf '%s\n' "$KBUILD/tree"
 	;;
 bisect) mkdir -p "$KBUILD"; bisect_series ;;
+mutants) shift; mkdir -p "$KBUILD"; build_mutants "$@" ;;
 coverage) mkdir -p "$KBUILD"; coverage_build ;;
 names) kernel_names ;;
 facts) kernel_facts ;;
