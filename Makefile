@@ -37,6 +37,7 @@ help:
 	@echo '  make test-debug           every scenario on the full-debug kernel (KASAN, lockdep, kmemleak), mntfuzz for 60 s'
 	@echo '  make lab SCENARIO=mntfuzz [FUZZ_SEED=N|random] [MNTFUZZ_SECONDS=N]   the guest mount-API fuzzer'
 	@echo '  make bench, bench-smoke, bench-build   the benchmarks (results/<run>/bench.json, .txt, .svg)'
+	@echo '  make mutants [MUTANTS="name ..."]   full with one wrap undone, each booted: what kills it (kernel/mutants/)'
 	@echo '  make fuzz [FUZZ_SECONDS=60]  libFuzzer on the host parsers (lab/fuzz/)'
 	@echo '  make kernel [KERNEL=full] build one lab kernel ($(shell kernel/build.sh names | tr '\n' ' '| sed 's/ $$//'))'
 	@echo '  make kernels              build every lab kernel'

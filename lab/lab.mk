@@ -120,3 +120,11 @@ test-debug: deps
 	@$(MAKE) --no-print-directory lab-kernels lab-images lab-tools KERNEL=full-debug
 	BUILD="$(BUILD)" LAB_APPEND="$(LAB_APPEND) lab.fuzz.seconds=$(or $(MNTFUZZ_SECONDS),60) lab.fuzz.seed=$(or $(FUZZ_SEED),random)" \
 		$(LAB_DIR)/run -j "$(JOBS)" --accel "$(ACCEL)" "$(or $(SCENARIO),all)" full-debug
+
+# Mutants (kernel/mutants/*.patch, lab/mutants): full with one wrap or guard undone, each
+# booted on the scenarios its header names; the table says what killed each one.
+# MUTANTS="name ..." picks some (default: all); make test runs kernel/mutants/smoke.
+MUTANTS ?=
+.PHONY: mutants
+mutants: deps lab-images lab-tools
+	@$(LAB_DIR)/mutants $(MUTANTS); $(lab_status)
