@@ -446,7 +446,8 @@ restore_mutated() {
 # copied to OUT/NAME/ (vmlinux, bzImage, build-seconds; OUT/NAME.build.log), the mutant
 # reverted; at the end full is built again, so that its image is full's. full's build
 # lock is held all along: a build of full waits; a boot of full meanwhile would boot the
-# mutant being built (lab/mutants boots the copies in OUT).
+# mutant being built (lab/mutants boots the copies in OUT). A mutant whose header says
+# "Scenarios: none" is only checked to apply (OUT/NAME/applies).
 build_mutants() {
 	local out=$1 k=full p name t0 src obj
 	shift
@@ -464,6 +465,14 @@ build_mutants() {
 		rm -rf "${out:?}/$name"
 		"${GIT[@]}" -C "$src" apply --check "$p" 2>"$out/$name.build.log" ||
 			{ say "mutant $name: does not apply to full ($out/$name.build.log)"; continue; }
+		# "Scenarios: none": no boot reaches it (its "Survives:" says why): it must apply,
+		# and building it would only cost time
+		if sed '/^---/q' "$p" | grep -qx 'Scenarios: none'; then
+			mkdir -p "$out/$name"
+			: >"$out/$name/applies"
+			say "mutant $name: applies to full (Scenarios: none, not built)"
+			continue
+		fi
 		printf '%s\n' "$name" >"$KBUILD/$k/mutant"
 		"${GIT[@]}" -C "$src" apply "$p"
 		t0=$(date +%s)
