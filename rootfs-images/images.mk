@@ -3,7 +3,8 @@
 #                    /bin/busybox and the other peers' switch programs (PEERS)
 #   root.ext4        the real root (mkfs.ext4 -d): /sbin/lab-init, /sbin/lab-helper,
 #                    /sbin/lab-mntfuzz, /sbin/busybox (make shell), the mount
-#                    points, /etc/lab-root, /lib/firmware/lab-rootfs.bin
+#                    points, /etc/lab-root, /lib/firmware/lab-rootfs.bin, and the
+#                    consumers' userspace: consumer-tree.sh (ksmbd-tools from Debian's .debs)
 #   noinit.ext4      root.ext4 without /sbin/lab-init (stage 1 must refuse to switch)
 #   zeros.img        a disk of zeros (no filesystem)
 #   truncated.ext4   the first MiB of root.ext4: a valid superblock, a disk too small
@@ -59,9 +60,17 @@ $(IMAGES)/initramfs.cpio: $(LAB_INIT) $(GEN_CPIO) rootfs-images/initramfs.list r
 	rootfs-images/make-initramfs.sh $@ $(LAB_INIT) $(GEN_CPIO) $(BALLAST_MIB) $(BUSYBOX) $(PEERS)
 
 # busybox on the real root: make shell's shell (/sbin/busybox, init/shell.h)
-$(IMAGES)/root.ext4: $(LAB_INIT) $(LAB_HELPER) $(LAB_MNTFUZZ) rootfs-images/make-root.sh
+# and the consumers' userspace (ksmbd-tools: the ksmbd scenario), from Debian's .debs
+$(IMAGES)/root.ext4: $(LAB_INIT) $(LAB_HELPER) $(LAB_MNTFUZZ) rootfs-images/make-root.sh \
+		$(IMAGES)/consumer-tree.stamp
 	@mkdir -p $(@D)
-	rootfs-images/make-root.sh $@ $(LAB_INIT) $(LAB_HELPER) $(ROOT_MIB) $(LAB_MNTFUZZ) $(BUSYBOX)
+	ROOT_TREE=$(IMAGES)/consumer-tree rootfs-images/make-root.sh $@ $(LAB_INIT) $(LAB_HELPER) \
+		$(ROOT_MIB) $(LAB_MNTFUZZ) $(BUSYBOX)
+
+$(IMAGES)/consumer-tree.stamp: rootfs-images/consumer-tree.sh
+	@mkdir -p $(@D)
+	rootfs-images/consumer-tree.sh $(IMAGES)/consumer-tree $(BUILD)/debs
+	@touch $@
 
 $(IMAGES)/noinit.ext4: $(LAB_HELPER) rootfs-images/make-root.sh
 	@mkdir -p $(@D)

@@ -8,6 +8,8 @@
 # mount: /sbin/init is a symlink to lab-init (initramfs-tools and dracut check that it is
 # executable; the kernel's own default too), /etc/os-release (systemd's switch-root refuses
 # a root without one) and /etc/fstab naming the root (dracut and systemd read it).
+# ROOT_TREE=DIR (environment): DIR's files are copied on top (consumer-tree.sh's tree: the
+# consumers' userspace from Debian's packages).
 set -euo pipefail
 [ $# -ge 4 ] || { echo "usage: $0 OUT.ext4 INIT|- HELPER SIZE_MIB [PROGRAM...]" >&2; exit 2; }
 out=$1 init=$2 helper=$3 mib=$4
@@ -33,6 +35,10 @@ printf 'nullfs-lab real root\n' >"$work/etc/lab-root"
 printf '%s\n' 'NAME="nullfs-lab"' 'ID=nullfs-lab' 'PRETTY_NAME="nullfs-lab real root"' \
 	>"$work/etc/os-release"
 printf '/dev/vda / ext4 rw 0 1\n' >"$work/etc/fstab"
+if [ -n "${ROOT_TREE:-}" ]; then
+	[ -d "$ROOT_TREE" ] || { echo "make-root.sh: ROOT_TREE=$ROOT_TREE is not a directory" >&2; exit 1; }
+	cp -a "$ROOT_TREE/." "$work/"
+fi
 rm -f "$out.tmp"
 mkfs.ext4 -q -F -L lab-root -E root_owner=0:0 -d "$work" "$out.tmp" "${mib}M"
 mv "$out.tmp" "$out"

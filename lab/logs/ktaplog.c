@@ -132,6 +132,9 @@ static const char *find_word(const char *hay, const char *needle)
 	return NULL;
 }
 
+/* kernel/patches 0033's report, and what lc_expect_sentinel() looks for */
+#define SENTINEL_WHAT "nullfs sentinel: a kernel thread walked a path in nullfs"
+
 const char *lc_kernel_problem(const char *text)
 {
 	static const struct {
@@ -150,7 +153,7 @@ const char *lc_kernel_problem(const char *text)
 		{ "WARNING:", "kernel WARNING" },
 		{ "Call Trace:", "kernel call trace" },
 		/* kernel/patches 0033: a kthread's path walk that started in its nullfs */
-		{ "nullfs-sentinel:", "nullfs sentinel: a kernel thread walked a path in nullfs" },
+		{ "nullfs-sentinel:", SENTINEL_WHAT },
 	};
 	const char *p;
 
@@ -620,6 +623,46 @@ int lc_check_buffer(const char *buf, size_t len, const struct lc_names *expect,
 		p = nl ? nl + 1 : end;
 	}
 	end_of_log(&c);
+	return r->nproblems ? 1 : 0;
+}
+
+/* the caller a sentinel line names ("caller NAME+0x.../0x..."): NAME is callers->v[i] */
+static bool names_caller(const char *text, const char *name)
+{
+	const char *p = strstr(text, " caller ");
+	size_t n = strlen(name);
+
+	return p && strncmp(p + 8, name, n) == 0 && p[8 + n] == '+';
+}
+
+int lc_expect_sentinel(struct lc_report *r, const struct lc_names *callers)
+{
+	size_t kept = 0;
+	bool *seen = xrealloc(NULL, (callers->n ? callers->n : 1) * sizeof(*seen));
+
+	memset(seen, 0, (callers->n ? callers->n : 1) * sizeof(*seen));
+	for (size_t i = 0; i < r->nproblems; i++) {
+		struct lc_problem *p = &r->problems[i];
+		bool drop = false;
+
+		if (p->kind == LC_KERNEL && strcmp(p->reason, SENTINEL_WHAT) == 0 && p->text)
+			for (size_t j = 0; j < callers->n; j++)
+				if (names_caller(p->text, callers->v[j]))
+					drop = seen[j] = true;
+		if (drop) {
+			free(p->reason);
+			free(p->text);
+		} else {
+			r->problems[kept++] = *p;
+		}
+	}
+	r->nproblems = kept;
+	for (size_t j = 0; j < callers->n; j++)
+		if (!seen[j])
+			add_problem(r, LC_KERNEL, 0, NULL,
+				    "the sentinel named no walk by caller %s (the scenario expects one)",
+				    callers->v[j]);
+	free(seen);
 	return r->nproblems ? 1 : 0;
 }
 

@@ -78,6 +78,14 @@ void lc_names_free(struct lc_names *names);
 int lc_check_buffer(const char *buf, size_t len, const struct lc_names *expect,
 		    struct lc_report *r);
 
+/*
+ * The scenario expects the sentinel (kernel/patches 0033) to name these callers: drop the
+ * kernel problems that are sentinel lines naming one of them ("... caller NAME+0x..."), and
+ * add a problem for each caller no sentinel line named. Returns 0 when the report is then
+ * clean (r->nproblems == 0), else 1.
+ */
+int lc_expect_sentinel(struct lc_report *r, const struct lc_names *callers);
+
 /* Read a file into a NUL-terminated buffer; -1 with errno set on error. */
 int lc_read_file(const char *path, char **buf, size_t *len);
 

@@ -22,10 +22,12 @@ int logcheck_main(int argc, char **argv, FILE *out, FILE *err);
 
 static void usage(FILE *f)
 {
-	fputs("usage: logcheck [-v] --expect NAME[,NAME...] LOG\n"
+	fputs("usage: logcheck [-v] --expect NAME[,NAME...] [--sentinel CALLER[,CALLER...]] LOG\n"
 	      "  Decide a lab boot from its serial log: exit 0 (PASS), 1 (FAIL) or 2 (bad input).\n"
 	      "  --expect NAMES  the test names the KTAP document must hold, exactly\n"
 	      "                  (comma-separated; may be given more than once)\n"
+	      "  --sentinel CALLERS  the nullfs sentinel must name each of these callers, and\n"
+	      "                  its lines that name them are not kernel problems\n"
 	      "  -v, --verbose   also print a table of the tests and every problem\n", f);
 }
 
@@ -83,7 +85,7 @@ static void print_table(FILE *out, const struct lc_report *r, const struct lc_na
 
 int logcheck_main(int argc, char **argv, FILE *out, FILE *err)
 {
-	struct lc_names expect = { 0 };
+	struct lc_names expect = { 0 }, sentinel = { 0 };
 	struct lc_report r;
 	const char *log = NULL;
 	bool verbose = false, have_expect = false, opts = true;
@@ -101,6 +103,7 @@ int logcheck_main(int argc, char **argv, FILE *out, FILE *err)
 		} else if (opts && (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)) {
 			usage(out);
 			lc_names_free(&expect);
+			lc_names_free(&sentinel);
 			return 0;
 		} else if (opts && strcmp(a, "--expect") == 0) {
 			if (++i == argc) {
@@ -110,6 +113,14 @@ int logcheck_main(int argc, char **argv, FILE *out, FILE *err)
 			list = argv[i];
 		} else if (opts && strncmp(a, "--expect=", 9) == 0) {
 			list = a + 9;
+		} else if (opts && (strcmp(a, "--sentinel") == 0 || strncmp(a, "--sentinel=", 11) == 0)) {
+			const char *callers = a[10] == '=' ? a + 11 : (++i < argc ? argv[i] : NULL);
+
+			if (!callers || lc_names_add(&sentinel, callers, msg, sizeof(msg))) {
+				fprintf(err, "logcheck: --sentinel: %s\n",
+					callers ? msg : "needs a list of caller names");
+				goto bad_usage;
+			}
 		} else if (opts && a[0] == '-' && a[1]) {
 			fprintf(err, "logcheck: unknown option %s\n", a);
 			goto bad_usage;
@@ -138,11 +149,14 @@ int logcheck_main(int argc, char **argv, FILE *out, FILE *err)
 	if (lc_read_file(log, &buf, &len)) {
 		fprintf(err, "logcheck: cannot read the log %s: %s\n", log, strerror(errno));
 		lc_names_free(&expect);
+		lc_names_free(&sentinel);
 		return 2;
 	}
 
 	rc = lc_check_buffer(buf, len, &expect, &r);
 	free(buf);
+	if (sentinel.n)
+		rc = lc_expect_sentinel(&r, &sentinel);
 	if (verbose) {
 		print_table(out, &r, &expect);
 		for (size_t i = 0; i < r.nproblems; i++)
@@ -154,11 +168,13 @@ int logcheck_main(int argc, char **argv, FILE *out, FILE *err)
 		print_problem(out, "FAIL: ", lc_first_problem(&r));
 	lc_report_free(&r);
 	lc_names_free(&expect);
+	lc_names_free(&sentinel);
 	return rc ? 1 : 0;
 
 bad_usage:
 	usage(err);
 	lc_names_free(&expect);
+	lc_names_free(&sentinel);
 	return 2;
 }
 

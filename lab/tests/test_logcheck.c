@@ -742,12 +742,59 @@ static void test_cli(void)
 	free(missing);
 }
 
+/* A scenario that expects the sentinel: its callers' lines are not problems, others are,
+ * and an expected caller the log never names is one. */
+static void test_expected_sentinel(void)
+{
+	static const char taskq[] =
+		"[    3.100000] nullfs-sentinel: kworker/u4:1[30] walked \"/etc/lab-root\" from its root in "
+		"the kthreads' nullfs, outside scoped_with_init_fs(): caller lab_taskq_open+0x1d/0x60 [lab_taskq]\n"
+		"[    3.100001]  lab_taskq_open+0x1d/0x60 [lab_taskq]\n";
+	static const char other[] =
+		"[    3.200000] nullfs-sentinel: kworker/0:1[7] walked \"/lib/firmware/x\" from its root in "
+		"the kthreads' nullfs, outside scoped_with_init_fs(): caller _request_firmware+0x2ee/0x476\n";
+	struct lc_names callers = { 0 }, two = { 0 };
+	struct lc_report r;
+	char err[256];
+	char *log = cat3(kernel_head, taskq, clean_ktap), *log2 = cat3(taskq, other, clean_ktap);
+
+	CHECK(lc_names_add(&callers, "lab_taskq_open", err, sizeof(err)) == 0);
+	CHECK(lc_names_add(&two, "lab_taskq_open,lab_taskq", err, sizeof(err)) == 0);
+	/* without the expectation the line fails the boot */
+	CHECK(check(log, NAMES3, &r) == 1);
+	CHECK_STR(reason(&r), "nullfs sentinel: a kernel thread walked a path in nullfs");
+	CHECK(lc_expect_sentinel(&r, &callers) == 0);
+	CHECK(r.nproblems == 0);
+	lc_report_free(&r);
+	/* another caller's line still counts; "lab_taskq" is not "lab_taskq_open" */
+	CHECK(check(log2, NAMES3, &r) == 1);
+	CHECK(lc_expect_sentinel(&r, &two) == 1);
+	CHECK(r.nproblems == 2);
+	if (r.nproblems == 2) {
+		CHECK_STR(r.problems[0].reason, "nullfs sentinel: a kernel thread walked a path in nullfs");
+		CHECK(strstr(r.problems[0].text, "_request_firmware") != NULL);
+		CHECK_STR(r.problems[1].reason,
+			  "the sentinel named no walk by caller lab_taskq (the scenario expects one)");
+	}
+	lc_report_free(&r);
+	/* expected, but the boot had no sentinel line */
+	CHECK(check_body(clean_ktap, NAMES3, &r) == 0);
+	CHECK(lc_expect_sentinel(&r, &callers) == 1);
+	CHECK_STR(reason(&r), "the sentinel named no walk by caller lab_taskq_open (the scenario expects one)");
+	lc_report_free(&r);
+	lc_names_free(&callers);
+	lc_names_free(&two);
+	free(log);
+	free(log2);
+}
+
 /* ------------------------------------------------------------------ */
 
 static const struct {
 	const char *name;
 	void (*fn)(void);
 } tests[] = {
+	{ "expected_sentinel", test_expected_sentinel },
 	{ "clean_log", test_clean_log },
 	{ "interleaved_kernel_messages", test_interleaved_kernel_messages },
 	{ "glued_kernel_text", test_glued_kernel_text },

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# consumer-tree.sh OUT DEBS
+# The userspace that drives the series' consumers in the guest (issue 25), from Debian's
+# own packages, as a tree for make-root.sh to copy onto the real root: OUT/usr/... and the
+# shared libraries each program needs, at the paths glibc's ld.so looks in.
+#   ksmbd-tools   ksmbd.adduser, ksmbd.addshare, ksmbd.mountd, ksmbd.control: one
+#                 program, /usr/libexec/ksmbd.tools, named by its argv[0]
+# The .debs are fetched with apt-get download into DEBS (once; no root needed) and unpacked
+# with dpkg-deb -x: nothing is installed on the host, so no ksmbd service starts here. Their
+# libraries come from their .debs the same way (libnl, glib, pcre2); only glibc is the host's,
+# the same Debian release as the packages.
+set -euo pipefail
+die() { printf 'consumer-tree.sh: %s\n' "$*" >&2; exit 1; }
+[ $# -eq 2 ] || { echo "usage: $0 OUT DEBS" >&2; exit 2; }
+out=$1 debs=$2
+PKGS=(ksmbd-tools libnl-3-200 libnl-genl-3-200 libglib2.0-0 libpcre2-8-0)
+PROGRAMS=(/usr/libexec/ksmbd.tools)
+LINKS=(/usr/sbin/ksmbd.adduser /usr/sbin/ksmbd.addshare /usr/sbin/ksmbd.mountd /usr/sbin/ksmbd.control)
+
+for c in apt-get dpkg-deb readelf ldd; do
+	command -v "$c" >/dev/null || die "$c is missing (a Debian host: apt, dpkg, binutils, libc-bin)"
+done
+mkdir -p "$debs"
+for p in "${PKGS[@]}"; do
+	compgen -G "$debs/${p}_*.deb" >/dev/null && continue
+	(cd "$debs" && apt-get download "$p" >/dev/null 2>"$p.download.log") ||
+		die "apt-get download $p failed ($debs/$p.download.log; run apt-get update, or make deps)"
+done
+
+stage=$out.stage
+rm -rf "$out" "$stage"
+mkdir -p "$out" "$stage"
+for p in "${PKGS[@]}"; do
+	deb=$(compgen -G "$debs/${p}_*.deb" | sort | tail -n 1)
+	dpkg-deb -x "$deb" "$stage" || die "dpkg-deb -x $deb failed"
+done
+libpath=$stage/lib/x86_64-linux-gnu:$stage/usr/lib/x86_64-linux-gnu
+
+# put PATH (a path of the guest) into OUT, from SRC
+put() {
+	mkdir -p "$out$(dirname "$1")"
+	cp -L "$2" "$out$1"
+}
+for prog in "${PROGRAMS[@]}"; do
+	[ -x "$stage$prog" ] || die "$prog is not in ${PKGS[*]}"
+	put "$prog" "$stage$prog"
+	interp=$(readelf -l "$stage$prog" | sed -n 's/.*\[Requesting program interpreter: \(.*\)\]/\1/p')
+	[ -n "$interp" ] && put "$interp" "$interp"
+	missing=$(LD_LIBRARY_PATH=$libpath ldd "$stage$prog" | sed -n 's/^\t*\([^ ]*\) => not found/\1/p')
+	[ -z "$missing" ] || die "$prog needs $missing, which neither ${PKGS[*]} nor the host has"
+	while read -r name path; do
+		# the guest's ld.so looks in /lib/x86_64-linux-gnu: every library goes there
+		put "/lib/x86_64-linux-gnu/$name" "$path"
+	done < <(LD_LIBRARY_PATH=$libpath ldd "$stage$prog" | sed -n 's/^\t*\([^ ]*\) => \(\/[^ ]*\) (.*/\1 \2/p')
+done
+for l in "${LINKS[@]}"; do
+	mkdir -p "$out$(dirname "$l")"
+	ln -sfn "$(readlink "$stage$l")" "$out$l"
+	[ -e "$out$l" ] || die "$l: its target $(readlink "$stage$l") is not in the tree"
+done
+mkdir -p "$out/etc/ksmbd" "$out/srv/share"
+# ksmbd.mountd maps an SMB user to a Linux account (getpwnam: glibc's built-in files)
+printf '%s\n' 'root:x:0:0:root:/:/bin/sh' 'lab:x:1000:1000:ksmbd user:/:/bin/sh' >"$out/etc/passwd"
+printf '%s\n' 'root:x:0:' 'lab:x:1000:' >"$out/etc/group"
+rm -rf "$stage"
