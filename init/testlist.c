@@ -10,6 +10,7 @@ const struct lab_test *const lab_tables[] = {
 	lab_tests_umh,         /* umh.c */
 	lab_tests_coresuid,    /* coresuid.c */
 	lab_tests_ksmbd,       /* ksmbd.c: ksmbd-tools and the kernel's SMB3 client */
+	lab_tests_taskqmod,    /* taskqmod.c: an out-of-tree module's filp_open() in a kworker */
 	lab_tests_firmware,    /* firmware.c */
 	lab_tests_ballast,     /* ballast.c */
 	lab_tests_keep,        /* keep.c */

@@ -12,6 +12,7 @@
 #   kernel/build.sh bisect           build the series patch by patch
 #   kernel/build.sh coverage         compile every .c file the series touches
 #   kernel/build.sh mutants OUT P... build each mutant patch P on top of full (in its tree)
+#   kernel/build.sh modules KERNEL   kernel/modules/* with make M= against KERNEL, on a disk
 #
 # Layout under $BUILD/kernel (BUILD defaults to ./build):
 #   tree/          git repository: the pristine Debian tree, tagged "base"
@@ -425,6 +426,10 @@ build_kernel() {
 		fi
 	fi
 	say "$k: $(image_path "$k") ($((t1 - t0)) s$cc_note)"
+	# a kernel that loads modules gets the lab's out-of-tree ones, built against it
+	if grep -q '^CONFIG_MODULES=y' "$KBUILD/$k/obj/.config"; then
+		modules_disk "$k"
+	fi
 }
 
 # ------------------------------------------------------------------
@@ -491,6 +496,47 @@ build_mutants() {
 	kmake "$k" -j"$JOBS" bzImage >"$KBUILD/$k/build.log" 2>&1 || die "$k: rebuilding it after the mutants failed ($KBUILD/$k/build.log)"
 	touch "$(image_path "$k")"
 	say "$k: rebuilt after the mutants ($(($(date +%s) - t0)) s)"
+}
+
+# build_modules KERNEL: the lab's out-of-tree modules (kernel/modules/*/, each a Kbuild
+# folder) built with make M= against KERNEL's object tree, as a module author builds
+# theirs, and put on a small ext4 disk that lab/run attaches as /dev/vdb to a scenario with
+# "modules: yes" (the init loads them from there with finit_module()):
+#   build/modules/KERNEL/NAME/         the module's source copy and its objects
+#   build/modules/KERNEL/modules.ext4  every NAME.ko, at its top
+# The kernel must be built with CONFIG_MODULES=y (kernel/config/consumers.config). The lab
+# builds bzImage only: modules_prepare adds scripts/module.lds and modpost's tools, and
+# modpost is handed vmlinux.symvers (there is no Module.symvers without in-tree modules).
+# kernel/build.sh build runs it for every kernel with CONFIG_MODULES=y, under its build lock.
+build_modules() {
+	local k=$1
+	kernel_line "$k" >/dev/null
+	[ -f "$KBUILD/$k/obj/vmlinux.symvers" ] ||
+		die "kernel $k is not built ($KBUILD/$k/obj/vmlinux.symvers is missing): make kernel KERNEL=$k"
+	grep -q '^CONFIG_MODULES=y' "$KBUILD/$k/obj/.config" || die "kernel $k has no CONFIG_MODULES=y"
+	exec 8>"$KBUILD/$k.build-lock"
+	flock 8
+	modules_disk "$k"
+}
+
+modules_disk() {
+	local k=$1 obj=$KBUILD/$1/obj out=$BUILD/modules/$1 src name
+	command -v mkfs.ext4 >/dev/null || die "mkfs.ext4 is missing (apt-get install e2fsprogs)"
+	kmake "$k" modules_prepare >"$KBUILD/$k/modules_prepare.log" 2>&1 ||
+		die "$k: make modules_prepare failed ($KBUILD/$k/modules_prepare.log)"
+	rm -rf "$out"
+	mkdir -p "$out/disk"
+	for src in "$top"/kernel/modules/*/; do
+		name=$(basename "$src")
+		cp -r "$src" "$out/$name"
+		kmake "$k" M="$out/$name" KBUILD_EXTRA_SYMBOLS="$obj/vmlinux.symvers" modules \
+			>"$out/$name.build.log" 2>&1 ||
+			{ tail -n 20 "$out/$name.build.log" >&2; die "$name: make M= against $k failed ($out/$name.build.log)"; }
+		cp "$out/$name/$name.ko" "$out/disk/"
+	done
+	mkfs.ext4 -q -F -L lab-modules -E root_owner=0:0 -d "$out/disk" "$out/modules.ext4.tmp" 4M >/dev/null
+	mv "$out/modules.ext4.tmp" "$out/modules.ext4"
+	say "$k: modules $(cd "$out/disk" && ls | tr '\n' ' ')on $out/modules.ext4"
 }
 
 # Build every prefix of the series, patch by patch, with lab.config, in
@@ -588,6 +634,7 @@ tree)
 	;;
 bisect) mkdir -p "$KBUILD"; bisect_series ;;
 mutants) shift; mkdir -p "$KBUILD"; build_mutants "$@" ;;
+modules) [ $# -eq 2 ] || die "usage: kernel/build.sh modules KERNEL"; build_modules "$2" ;;
 coverage) mkdir -p "$KBUILD"; coverage_build ;;
 names) kernel_names ;;
 facts) kernel_facts ;;

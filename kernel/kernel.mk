@@ -2,7 +2,8 @@
 # kernel/build.sh does the work; these rules only say when.
 
 KERNEL_NAMES  := $(shell kernel/build.sh names)
-KERNEL_INPUTS := kernel/build.sh kernel/kernels $(wildcard kernel/patches/series kernel/patches/0*.patch kernel/config/*.config)
+KERNEL_INPUTS := kernel/build.sh kernel/kernels $(wildcard kernel/patches/series kernel/patches/0*.patch kernel/config/*.config) \
+	$(wildcard kernel/modules/*/*)
 kernel_image   = $(BUILD)/kernel/$(1)/obj/arch/x86/boot/bzImage
 comma := ,
 # The kernels named by KERNEL (a name, a comma list, or all).
@@ -22,6 +23,14 @@ lab-kernels: $(foreach k,$(call selected_kernels,$(or $(KERNEL),all)),$(call ker
 
 kernel-image:
 	@kernel/build.sh image $(or $(KERNEL),full)
+
+# kernel/modules/* against each selected kernel that has CONFIG_MODULES (kernel/build.sh
+# build does it too): build/modules/K/modules.ext4
+.PHONY: modules
+modules: lab-kernels
+	@for k in $(call selected_kernels,$(or $(KERNEL),all)); do \
+		grep -q '^CONFIG_MODULES=y' $(BUILD)/kernel/$$k/obj/.config || continue; \
+		kernel/build.sh modules $$k || exit 1; done
 
 check-patches:
 	@kernel/check-patches.sh
