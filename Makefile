@@ -38,6 +38,7 @@ help:
 	@echo '  make lab SCENARIO=mntfuzz [FUZZ_SEED=N|random] [MNTFUZZ_SECONDS=N]   the guest mount-API fuzzer'
 	@echo '  make bench, bench-smoke, bench-build   the benchmarks (results/<run>/bench.json, .txt, .svg)'
 	@echo '  make mutants [MUTANTS="name ..."]   full with one wrap undone, each booted: what kills it (kernel/mutants/)'
+	@echo '  make modules [KERNEL=...]  kernel/modules/* built with make M= against each kernel with CONFIG_MODULES (a disk)'
 	@echo '  make fuzz [FUZZ_SECONDS=60]  libFuzzer on the host parsers (lab/fuzz/)'
 	@echo '  make kernel [KERNEL=full] build one lab kernel ($(shell kernel/build.sh names | tr '\n' ' '| sed 's/ $$//'))'
 	@echo '  make kernels              build every lab kernel'
