@@ -60,6 +60,7 @@ for l in "${LINKS[@]}"; do
 done
 mkdir -p "$out/etc/ksmbd" "$out/srv/share"
 # ksmbd.mountd maps an SMB user to a Linux account (getpwnam: glibc's built-in files)
-printf '%s\n' 'root:x:0:0:root:/:/bin/sh' 'lab:x:1000:1000:ksmbd user:/:/bin/sh' >"$out/etc/passwd"
+# (root's home is not "/": busybox ash would show "/" as "~" in make shell's prompt)
+printf '%s\n' 'root:x:0:0:root:/root:/bin/sh' 'lab:x:1000:1000:ksmbd user:/:/bin/sh' >"$out/etc/passwd"
 printf '%s\n' 'root:x:0:' 'lab:x:1000:' >"$out/etc/group"
 rm -rf "$stage"
