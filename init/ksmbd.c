@@ -151,52 +151,72 @@ static int check_share(struct ktap_test *t, struct smb_result *r)
 	return 0;
 }
 
-static void test_ksmbd(struct lab_ctx *c, struct ktap_test *t)
+static int said(struct smb_result *r, const char *word)
 {
-	(void)c;
-	static const char *const needles[] = { "ksmbd", "CIFS", "cifs", "SMB", NULL };
+	if (!r->s[0])
+		snprintf(r->s, sizeof(r->s), "%s", word);
+	return -1;
+}
+
+/* The server's side: loopback up, the share writable, ksmbd-tools' user and share, then
+ * ksmbd.mountd (its pid in *md) until the kernel listens on 445. 0, or -1 with r set. */
+static int start_server(struct ktap_test *t, struct smb_result *r, pid_t *md)
+{
 	char *adduser[] = { "/usr/sbin/ksmbd.adduser", "-a", "lab", "-p", "lab", NULL };
 	char *addshare[] = { "/usr/sbin/ksmbd.addshare", "-a", "share", "-o",
 			     "path = " SHARE_DIR "\nread only = no", NULL };
 	char *mountd[] = { "/usr/sbin/ksmbd.mountd", "-n", NULL };
+	int err;
+
+	if (access(mountd[0], X_OK) < 0)
+		return failed(r, "no-ksmbd-tools",
+			      lab_report(t, WHO, errno, "access(\"%s\", X_OK)", mountd[0]));
+	if ((err = lo_up(t)))
+		return failed(r, "lo", err);
+	if (chmod(SHARE_DIR, 01777) < 0)
+		return failed(r, "chmod", lab_report(t, WHO, errno, "chmod(\"" SHARE_DIR "\", 01777)"));
+	if (prog_run(t, adduser) != 0)
+		return said(r, "adduser-failed");
+	if (prog_run(t, addshare) != 0)
+		return said(r, "addshare-failed");
+	*md = prog_start(t, mountd, MOUNTD_OUT);
+	if (*md < 0)
+		return said(r, "mountd-failed");
+	if ((err = wait_port(t)))
+		return failed(r, "listen", err);
+	return 0;
+}
+
+/* The client's mount of the share: 0, or -1 with r set. */
+static int mount_share(struct ktap_test *t, struct smb_result *r)
+{
+	const char *opts = "ip=127.0.0.1,username=lab,password=lab,vers=3.0,cache=none";
+
+	if (mkdir(MNT, 0755) < 0 && errno != EEXIST)
+		return failed(r, "mkdir-mnt", lab_report(t, WHO, errno, "mkdir(\"" MNT "\")"));
+	if (mount("//127.0.0.1/share", MNT, "cifs", 0, opts) < 0)
+		return failed(r, "mount", lab_report(t, WHO, errno, "mount(\"//127.0.0.1/share\", \""
+						     MNT "\", \"cifs\", 0, \"%s\")", opts));
+	ktap_diag(t, "mounted //127.0.0.1/share on " MNT " (the kernel's SMB3 client)");
+	return 0;
+}
+
+static void test_ksmbd(struct lab_ctx *c, struct ktap_test *t)
+{
+	(void)c;
+	static const char *const needles[] = { "ksmbd", "CIFS", "cifs", "SMB", NULL };
 	char *shutdown[] = { "/usr/sbin/ksmbd.control", "-s", NULL };
 	struct smb_result r = { "" };
-	int err = 0, mounted = 0;
+	int err = 0;
 	pid_t md = -1;
 
 	int kfd = kmsg_diag_open(t, 1, &err);
-	if (access(mountd[0], X_OK) < 0) {
-		failed(&r, "no-ksmbd-tools", lab_report(t, WHO, errno, "access(\"%s\", X_OK)", mountd[0]));
-		goto out;
+	if (start_server(t, &r, &md) == 0 && mount_share(t, &r) == 0) {
+		if (client_ops(t, &r) == 0)
+			check_share(t, &r);
+		if (umount2(MNT, 0) < 0)
+			lab_report(t, WHO, errno, "umount2(\"" MNT "\", 0)");
 	}
-	if ((err = lo_up(t)))
-		{ failed(&r, "lo", err); goto out; }
-	if (chmod(SHARE_DIR, 01777) < 0)
-		{ failed(&r, "chmod", lab_report(t, WHO, errno, "chmod(\"" SHARE_DIR "\", 01777)")); goto out; }
-	if (prog_run(t, adduser) != 0)
-		{ snprintf(r.s, sizeof(r.s), "adduser-failed"); goto out; }
-	if (prog_run(t, addshare) != 0)
-		{ snprintf(r.s, sizeof(r.s), "addshare-failed"); goto out; }
-	md = prog_start(t, mountd, MOUNTD_OUT);
-	if (md < 0)
-		{ snprintf(r.s, sizeof(r.s), "mountd-failed"); goto out; }
-	if ((err = wait_port(t)))
-		{ failed(&r, "listen", err); goto out; }
-	if (mkdir(MNT, 0755) < 0 && errno != EEXIST)
-		{ failed(&r, "mkdir-mnt", lab_report(t, WHO, errno, "mkdir(\"" MNT "\")")); goto out; }
-	const char *opts = "ip=127.0.0.1,username=lab,password=lab,vers=3.0,cache=none";
-	if (mount("//127.0.0.1/share", MNT, "cifs", 0, opts) < 0) {
-		failed(&r, "mount", lab_report(t, WHO, errno, "mount(\"//127.0.0.1/share\", \"" MNT
-						"\", \"cifs\", 0, \"%s\")", opts));
-		goto out;
-	}
-	mounted = 1;
-	ktap_diag(t, "mounted //127.0.0.1/share on " MNT " (the kernel's SMB3 client)");
-	if (client_ops(t, &r) == 0)
-		check_share(t, &r);
-out:
-	if (mounted && umount2(MNT, 0) < 0)
-		lab_report(t, WHO, errno, "umount2(\"" MNT "\", 0)");
 	if (md > 0) {
 		prog_run(t, shutdown);
 		prog_stop(t, md, "ksmbd.mountd", MOUNTD_OUT, 3000);
