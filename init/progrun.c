@@ -120,11 +120,13 @@ pid_t prog_start(struct ktap_test *t, char *const argv[], const char *out)
 	return pid;
 }
 
-int prog_stop(struct ktap_test *t, pid_t pid, const char *name, const char *out,
-	      unsigned wait_ms)
+/* Wait up to wait_ms for pid (after a SIGTERM if term), then SIGKILL; then its output file
+ * as diag lines. */
+static int prog_end(struct ktap_test *t, pid_t pid, int term, const char *name,
+		    const char *out, unsigned wait_ms)
 {
 	int st = 0, err = 0;
-	if (kill(pid, SIGTERM) < 0 && errno != ESRCH)
+	if (term && kill(pid, SIGTERM) < 0 && errno != ESRCH)
 		err = lab_report(t, WHO, errno, "kill(%d, SIGTERM)", (int)pid);
 	uint64_t t0 = mono_ns();
 	pid_t w;
@@ -132,7 +134,8 @@ int prog_stop(struct ktap_test *t, pid_t pid, const char *name, const char *out,
 	       (mono_ns() - t0) / 1000000 < wait_ms)
 		sleep_ms(10);
 	if (w == 0) {
-		ktap_diag(t, "%s: still running %u ms after SIGTERM: SIGKILL", name, wait_ms);
+		ktap_diag(t, "%s: still running %u ms after %s: SIGKILL", name, wait_ms,
+			  term ? "SIGTERM" : "it was waited for");
 		if (kill(pid, SIGKILL) < 0)
 			err = lab_report(t, WHO, errno, "kill(%d, SIGKILL)", (int)pid);
 		int e = wait_child(pid, &st);
@@ -142,8 +145,10 @@ int prog_stop(struct ktap_test *t, pid_t pid, const char *name, const char *out,
 		err = lab_report(t, WHO, errno, "waitpid(%d, WNOHANG)", (int)pid);
 	}
 	if (!err)
-		ktap_diag(t, "%s: %s %d", name, WIFSIGNALED(st) ? "killed by signal" : "exit status",
-			  WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+		ktap_diag(t, "%s: %s %d after %u ms", name,
+			  WIFSIGNALED(st) ? "killed by signal" : "exit status",
+			  WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st),
+			  (unsigned)((mono_ns() - t0) / 1000000));
 	char *buf = malloc(PROG_OUT_MAX);
 	int rerr = 0;
 	if (buf && read_file(out, buf, PROG_OUT_MAX, &rerr) >= 0)
@@ -151,5 +156,17 @@ int prog_stop(struct ktap_test *t, pid_t pid, const char *name, const char *out,
 	else if (buf)
 		lab_report(t, WHO, rerr, "open/read(\"%s\")", out);
 	free(buf);
-	return err;
+	return err ? -1 : exit_code(st);
+}
+
+int prog_stop(struct ktap_test *t, pid_t pid, const char *name, const char *out,
+	      unsigned wait_ms)
+{
+	return prog_end(t, pid, 1, name, out, wait_ms);
+}
+
+int prog_wait(struct ktap_test *t, pid_t pid, const char *name, const char *out,
+	      unsigned wait_ms)
+{
+	return prog_end(t, pid, 0, name, out, wait_ms);
 }

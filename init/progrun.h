@@ -18,8 +18,14 @@ int prog_run(struct ktap_test *t, char *const argv[]);
 pid_t prog_start(struct ktap_test *t, char *const argv[], const char *out);
 
 /* Stop a program prog_start() started: SIGTERM, up to wait_ms for it to exit, then SIGKILL;
- * then its output file as diag lines. 0, or the errno of a failed kill/wait (reported). */
+ * then its output file as diag lines. Its exit status as prog_run() gives it (a SIGKILL
+ * after wait_ms: 256 + 9), or -1 after a report (kill, waitpid). */
 int prog_stop(struct ktap_test *t, pid_t pid, const char *name, const char *out,
+	      unsigned wait_ms);
+
+/* Wait for a program prog_start() started to end by itself: up to wait_ms, then SIGKILL;
+ * then its output as diag lines. Returns as prog_stop(). */
+int prog_wait(struct ktap_test *t, pid_t pid, const char *name, const char *out,
 	      unsigned wait_ms);
 
 #endif

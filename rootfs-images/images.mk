@@ -7,6 +7,8 @@
 #                    consumers' userspace: consumer-tree.sh (ksmbd-tools from Debian's .debs)
 #   noinit.ext4      root.ext4 without /sbin/lab-init (stage 1 must refuse to switch)
 #   zeros.img        a disk of zeros (no filesystem)
+#   scratch.img      a blank 512 MiB disk (sparse: no space used) behind a scenario's
+#                    "scratch: N" disks, each a snapshot of it (lab/run)
 #   truncated.ext4   the first MiB of root.ext4: a valid superblock, a disk too small
 #   truncated.cpio   the first half of initramfs.cpio
 #   real/KIND.img    a distribution's initrd, made by its own generator (make-real-initrd.sh):
@@ -30,7 +32,7 @@ ifeq ($(shell id -u),0)
 IMAGES_REAL := real-initrds
 endif
 
-images lab-images: $(IMAGES)/initramfs.cpio $(IMAGES)/root.ext4 $(IMAGES)/zeros.img \
+images lab-images: $(IMAGES)/initramfs.cpio $(IMAGES)/root.ext4 $(IMAGES)/zeros.img $(IMAGES)/scratch.img \
 	$(IMAGES)/truncated.ext4 $(IMAGES)/truncated.cpio $(IMAGES)/noinit.ext4 $(IMAGES_REAL)
 
 real-initrds: $(REAL_INITRDS:%=$(IMAGES)/real/%.img)
@@ -79,6 +81,10 @@ $(IMAGES)/noinit.ext4: $(LAB_HELPER) rootfs-images/make-root.sh
 $(IMAGES)/zeros.img:
 	@mkdir -p $(@D)
 	truncate -s $(ROOT_MIB)M $@
+
+$(IMAGES)/scratch.img:
+	@mkdir -p $(@D)
+	truncate -s 512M $@
 
 $(IMAGES)/truncated.ext4: $(IMAGES)/root.ext4
 	head -c 1M $< >$@
