@@ -11,6 +11,8 @@ const struct lab_test *const lab_tables[] = {
 	lab_tests_coresuid,    /* coresuid.c */
 	lab_tests_ksmbd,       /* ksmbd.c: ksmbd-tools and the kernel's SMB3 client */
 	lab_tests_taskqmod,    /* taskqmod.c: an out-of-tree module's filp_open() in a kworker */
+	lab_tests_btrfs,       /* btrfs.c: btrfs-progs on two scratch disks */
+	lab_tests_target,      /* target.c: a tcm_loop LUN, sg3-utils' APTPL and ALUA commands */
 	lab_tests_firmware,    /* firmware.c */
 	lab_tests_ballast,     /* ballast.c */
 	lab_tests_keep,        /* keep.c */

@@ -5,16 +5,22 @@
 # shared libraries each program needs, at the paths glibc's ld.so looks in.
 #   ksmbd-tools   ksmbd.adduser, ksmbd.addshare, ksmbd.mountd, ksmbd.control: one
 #                 program, /usr/libexec/ksmbd.tools, named by its argv[0]
+#   btrfs-progs   mkfs.btrfs and btrfs (replace, device add/remove): btrfs's update_dev_time()
+#   sg3-utils     sg_persist, sg_stpg, sg_rtpg, sg_inq: SCSI persistent reservations and
+#                 ALUA states of a LIO target (target/LIO's APTPL and ALUA metadata files)
 # The .debs are fetched with apt-get download into DEBS (once; no root needed) and unpacked
 # with dpkg-deb -x: nothing is installed on the host, so no ksmbd service starts here. Their
-# libraries come from their .debs the same way (libnl, glib, pcre2); only glibc is the host's,
-# the same Debian release as the packages.
+# libraries come from their .debs the same way (libnl, glib, pcre2, blkid, ...); only glibc
+# is the host's, the same Debian release as the packages.
 set -euo pipefail
 die() { printf 'consumer-tree.sh: %s\n' "$*" >&2; exit 1; }
 [ $# -eq 2 ] || { echo "usage: $0 OUT DEBS" >&2; exit 2; }
 out=$1 debs=$2
-PKGS=(ksmbd-tools libnl-3-200 libnl-genl-3-200 libglib2.0-0 libpcre2-8-0)
-PROGRAMS=(/usr/libexec/ksmbd.tools)
+PKGS=(ksmbd-tools libnl-3-200 libnl-genl-3-200 libglib2.0-0 libpcre2-8-0
+	btrfs-progs libblkid1 libcom-err2 libext2fs2 liblzo2-2 libudev1 libuuid1 libzstd1 zlib1g
+	sg3-utils libsgutils2-1.46-2)
+PROGRAMS=(/usr/libexec/ksmbd.tools /bin/btrfs /sbin/mkfs.btrfs
+	/usr/bin/sg_persist /usr/bin/sg_stpg /usr/bin/sg_rtpg /usr/bin/sg_inq)
 LINKS=(/usr/sbin/ksmbd.adduser /usr/sbin/ksmbd.addshare /usr/sbin/ksmbd.mountd /usr/sbin/ksmbd.control)
 
 for c in apt-get dpkg-deb readelf ldd; do
