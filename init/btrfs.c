@@ -20,6 +20,7 @@
 #include "lab.h"
 #include "labctx.h"
 #include "progrun.h"
+#include "stepresult.h"
 #include "scratch.h"
 #include "testlist.h"
 
@@ -49,44 +50,26 @@
 #define SB_MAGIC_OFF (65536 + 64)
 #define SB_MAGIC "_BHRfS_M"
 
-struct bt_result {
-	char s[64];
-};
-
-static int failed(struct bt_result *r, const char *step, int err)
-{
-	if (!r->s[0])
-		snprintf(r->s, sizeof(r->s), "%s=%s", step, errno_name(err).s);
-	return -1;
-}
-
-static int said(struct bt_result *r, const char *word)
-{
-	if (!r->s[0])
-		snprintf(r->s, sizeof(r->s), "%s", word);
-	return -1;
-}
-
 /* Set dev's atime and mtime back to OLD_TIME. */
-static int set_old_times(struct ktap_test *t, struct bt_result *r, const char *dev)
+static int set_old_times(struct ktap_test *t, struct step_result *r, const char *dev)
 {
 	struct timespec ts[2] = { { OLD_TIME, 0 }, { OLD_TIME, 0 } };
 	if (utimensat(AT_FDCWD, dev, ts, 0) < 0)
-		return failed(r, "utimensat", lab_report(t, WHO, errno, "utimensat(\"%s\", %d)", dev,
+		return step_failed(r, "utimensat", lab_report(t, WHO, errno, "utimensat(\"%s\", %d)", dev,
 							 OLD_TIME));
 	return 0;
 }
 
 /* "touched" when dev's mtime and ctime moved past OLD_TIME's (update_dev_time() sets both),
  * else "untouched". */
-static int judge_times(struct ktap_test *t, struct bt_result *r, const char *dev)
+static int judge_times(struct ktap_test *t, struct step_result *r, const char *dev)
 {
 	struct stat st;
 	if (stat(dev, &st) < 0)
-		return failed(r, "stat", lab_report(t, WHO, errno, "stat(\"%s\")", dev));
+		return step_failed(r, "stat", lab_report(t, WHO, errno, "stat(\"%s\")", dev));
 	ktap_diag(t, "%s: mtime %lld, ctime %lld (set back to %d before)", dev,
 		  (long long)st.st_mtim.tv_sec, (long long)st.st_ctim.tv_sec, OLD_TIME);
-	return said(r, st.st_mtim.tv_sec > OLD_TIME ? "touched" : "untouched");
+	return step_said(r, st.st_mtim.tv_sec > OLD_TIME ? "touched" : "untouched");
 }
 
 /* The path of devinfo/DEVID/scrub_speed_max of the one btrfs mounted. */
@@ -107,37 +90,37 @@ static int speed_path(struct ktap_test *t, char *path, size_t size, int devid)
 	return found ? 0 : lab_report(t, WHO, ENOENT, "a filesystem in /sys/fs/btrfs");
 }
 
-static int set_speed(struct ktap_test *t, struct bt_result *r, const char *value)
+static int set_speed(struct ktap_test *t, struct step_result *r, const char *value)
 {
 	char path[300];
 	int err = 0;
 	const char *call = "";
 	if ((err = speed_path(t, path, sizeof(path), 1)))
-		return failed(r, "sysfs", err);
+		return step_failed(r, "sysfs", err);
 	if (write_file(path, 0, value, strlen(value), &err, &call) < 0)
-		return failed(r, "throttle", lab_report(t, WHO, err, "%s(\"%s\", \"%s\")", call, path, value));
+		return step_failed(r, "throttle", lab_report(t, WHO, err, "%s(\"%s\", \"%s\")", call, path, value));
 	ktap_diag(t, "%s = %s", path, value);
 	return 0;
 }
 
 /* A btrfs on src, mounted on MNT, with DATA_MIB MiB in one file. */
-static int make_fs(struct ktap_test *t, struct bt_result *r, const char *src)
+static int make_fs(struct ktap_test *t, struct step_result *r, const char *src)
 {
 	char *mkfs[] = { MKFS, "-f", "-q", (char *)src, NULL };
 	static char buf[1 << 20];
 	int err = 0;
 
 	if (access(MKFS, X_OK) < 0)
-		return failed(r, "no-btrfs-progs", lab_report(t, WHO, errno, "access(\"" MKFS "\", X_OK)"));
+		return step_failed(r, "no-btrfs-progs", lab_report(t, WHO, errno, "access(\"" MKFS "\", X_OK)"));
 	if (prog_run(t, mkfs) != 0)
-		return said(r, "mkfs-failed");
+		return step_said(r, "mkfs-failed");
 	if (mkdir(MNT, 0755) < 0 && errno != EEXIST)
-		return failed(r, "mkdir", lab_report(t, WHO, errno, "mkdir(\"" MNT "\")"));
+		return step_failed(r, "mkdir", lab_report(t, WHO, errno, "mkdir(\"" MNT "\")"));
 	if (mount(src, MNT, "btrfs", 0, NULL) < 0)
-		return failed(r, "mount", lab_report(t, WHO, errno, "mount(\"%s\", \"" MNT "\", \"btrfs\")", src));
+		return step_failed(r, "mount", lab_report(t, WHO, errno, "mount(\"%s\", \"" MNT "\", \"btrfs\")", src));
 	int fd = open(MNT "/data", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
-		return failed(r, "create", lab_report(t, WHO, errno, "open(\"" MNT "/data\", O_CREAT)"));
+		return step_failed(r, "create", lab_report(t, WHO, errno, "open(\"" MNT "/data\", O_CREAT)"));
 	for (size_t i = 0; i < sizeof(buf); i++)
 		buf[i] = (char)(i * 7 + 1);
 	for (int i = 0; i < DATA_MIB && !err; i++)
@@ -147,7 +130,7 @@ static int make_fs(struct ktap_test *t, struct bt_result *r, const char *src)
 		err = lab_report(t, WHO, errno, "fsync(\"" MNT "/data\")");
 	close(fd);
 	if (err)
-		return failed(r, "write", err);
+		return step_failed(r, "write", err);
 	ktap_diag(t, "btrfs on %s mounted on " MNT ", %d MiB written", src, DATA_MIB);
 	return 0;
 }
@@ -161,7 +144,7 @@ static void saw_started(void *ctx, const struct kmsg_rec *rec)
 /* Wait until the kernel said the replace started (btrfs_dev_replace_start()), then
  * IN_FLIGHT_MS more: throttled, it copies for seconds; or until pid ended. kfd: /dev/kmsg,
  * opened before pid started. */
-static int wait_copying(struct ktap_test *t, struct bt_result *r, const char *tgt, pid_t pid,
+static int wait_copying(struct ktap_test *t, struct step_result *r, const char *tgt, pid_t pid,
 			int kfd)
 {
 	uint64_t t0 = mono_ns();
@@ -171,41 +154,41 @@ static int wait_copying(struct ktap_test *t, struct bt_result *r, const char *tg
 		unsigned ms = (unsigned)((mono_ns() - t0) / 1000000);
 		int err = kmsg_scan(kfd, saw_started, &started, &st);
 		if (err)
-			return failed(r, "kmsg", lab_report(t, WHO, err, "read(\"/dev/kmsg\")"));
+			return step_failed(r, "kmsg", lab_report(t, WHO, err, "read(\"/dev/kmsg\")"));
 		siginfo_t si = { 0 };
 		if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid) {
 			ktap_diag(t, "btrfs replace ended %s the kernel started the replace",
 				  started ? "right after" : "before");
-			return said(r, started ? "replace-ended-early" : "replace-not-started");
+			return step_said(r, started ? "replace-ended-early" : "replace-not-started");
 		}
 		if (started)
 			break;
 		if (ms > WAIT_MS)
-			return said(r, "replace-not-started");
+			return step_said(r, "replace-not-started");
 		sleep_ms(10);
 	}
 	sleep_ms(IN_FLIGHT_MS);
 	unsigned long long w = disk_sectors_written(t, tgt + 5, &ok);
 	if (!ok)
-		return said(r, "diskstat");
+		return step_said(r, "diskstat");
 	ktap_diag(t, "the kernel started the replace; %u ms later %s has %llu sectors written",
 		  IN_FLIGHT_MS, tgt, w);
 	return 0;
 }
 
 /* Wait for the btrfs-devrepl kthread to end: 0, or -1 with r set. */
-static int wait_devrepl(struct ktap_test *t, struct bt_result *r)
+static int wait_devrepl(struct ktap_test *t, struct step_result *r)
 {
 	uint64_t t0 = mono_ns();
 	int seen = -1, err = 0;
 	char call[192];
 	struct kthread_list *kl = malloc(sizeof(*kl));
 	if (!kl)
-		return failed(r, "malloc", ENOMEM);
+		return step_failed(r, "malloc", ENOMEM);
 	for (;;) {
 		if (kthread_list_read(kl, &err, call, sizeof(call)) < 0) {
 			free(kl);
-			return failed(r, "proc", lab_report(t, WHO, err, "%s", call));
+			return step_failed(r, "proc", lab_report(t, WHO, err, "%s", call));
 		}
 		int pid = kthread_list_pid_of(kl, "btrfs-devrepl");
 		unsigned ms = (unsigned)((mono_ns() - t0) / 1000000);
@@ -220,7 +203,7 @@ static int wait_devrepl(struct ktap_test *t, struct bt_result *r)
 		}
 		if (ms > WAIT_MS) {
 			free(kl);
-			return said(r, "devrepl-still-running");
+			return step_said(r, "devrepl-still-running");
 		}
 		sleep_ms(20);
 	}
@@ -243,7 +226,7 @@ static int sb_scratched(struct ktap_test *t, const char *src)
 
 /* Start the replace src -> tgt throttled, suspend it with remount,ro, resume it with
  * remount,rw; 0 once the kthread that finished it is gone, or -1 with r set. */
-static int replace_suspend_resume(struct ktap_test *t, struct bt_result *r, const char *src,
+static int replace_suspend_resume(struct ktap_test *t, struct step_result *r, const char *src,
 				  const char *tgt)
 {
 	/* -K: no whole-device TRIM of the target first (it would count as written) */
@@ -255,11 +238,11 @@ static int replace_suspend_resume(struct ktap_test *t, struct bt_result *r, cons
 	char call[128];
 	int kfd = kmsg_open(1, &err, call, sizeof(call));
 	if (kfd < 0)
-		return failed(r, "kmsg", lab_report(t, WHO, err, "%s", call));
+		return step_failed(r, "kmsg", lab_report(t, WHO, err, "%s", call));
 	pid_t pid = prog_start(t, replace, REPLACE_OUT);
 	if (pid < 0) {
 		close(kfd);
-		return said(r, "replace-failed");
+		return step_said(r, "replace-failed");
 	}
 	int w = wait_copying(t, r, tgt, pid, kfd);
 	close(kfd);
@@ -271,7 +254,7 @@ static int replace_suspend_resume(struct ktap_test *t, struct bt_result *r, cons
 	if (mount(NULL, MNT, NULL, MS_REMOUNT | MS_RDONLY, NULL) < 0) {
 		int e = lab_report(t, WHO, errno, "mount(NULL, \"" MNT "\", MS_REMOUNT|MS_RDONLY)");
 		prog_stop(t, pid, "btrfs", REPLACE_OUT, 3000);
-		return failed(r, "remount-ro", e);
+		return step_failed(r, "remount-ro", e);
 	}
 	ktap_diag(t, "remounted " MNT " read-only: the replace is suspended");
 	/* its ioctl returns once the scrub stopped: the replace tool reports and exits */
@@ -280,7 +263,7 @@ static int replace_suspend_resume(struct ktap_test *t, struct bt_result *r, cons
 		return -1;
 	/* btrfs_remount_rw(): btrfs_resume_dev_replace_async() starts btrfs-devrepl */
 	if (mount(NULL, MNT, NULL, MS_REMOUNT, NULL) < 0)
-		return failed(r, "remount-rw", lab_report(t, WHO, errno, "mount(NULL, \"" MNT "\", MS_REMOUNT)"));
+		return step_failed(r, "remount-rw", lab_report(t, WHO, errno, "mount(NULL, \"" MNT "\", MS_REMOUNT)"));
 	ktap_diag(t, "remounted " MNT " read-write: the replace resumes");
 	return wait_devrepl(t, r);
 }
@@ -291,20 +274,20 @@ static void test_replace_resume(struct lab_ctx *c, struct ktap_test *t)
 	static const char *const needles[] = { "BTRFS", "btrfs", NULL };
 	char *status[] = { BTRFS, "replace", "status", "-1", MNT, NULL };
 	char src[32], tgt[32];
-	struct bt_result r = { "" };
+	struct step_result r = { "" };
 	int err = 0;
 
 	int kfd = kmsg_diag_open(t, 1, &err);
 	if (scratch_disk(t, 0, src, sizeof(src)) < 0 || scratch_disk(t, 1, tgt, sizeof(tgt)) < 0) {
-		said(&r, "no-scratch-disks");
+		step_said(&r, "no-scratch-disks");
 	} else if (make_fs(t, &r, src) == 0) {
 		if (replace_suspend_resume(t, &r, src, tgt) == 0) {
 			prog_run(t, status);
 			int s = sb_scratched(t, src);
 			if (s < 0)
-				said(&r, "sb-unreadable");
+				step_said(&r, "sb-unreadable");
 			else if (!s)
-				said(&r, "not-finished");
+				step_said(&r, "not-finished");
 			else
 				judge_times(t, &r, src);
 		}
@@ -321,27 +304,27 @@ static void test_device_remove(struct lab_ctx *c, struct ktap_test *t)
 {
 	(void)c;
 	char src[32], tgt[32];
-	struct bt_result r = { "" };
+	struct step_result r = { "" };
 
 	if (scratch_disk(t, 0, src, sizeof(src)) < 0 || scratch_disk(t, 1, tgt, sizeof(tgt)) < 0) {
-		said(&r, "no-scratch-disks");
+		step_said(&r, "no-scratch-disks");
 		goto out;
 	}
 	char *add[] = { BTRFS, "device", "add", "-f", src, MNT, NULL };
 	char *rm[] = { BTRFS, "device", "remove", src, MNT, NULL };
 	if (access(BTRFS, X_OK) < 0) {
-		failed(&r, "no-btrfs-progs", lab_report(t, WHO, errno, "access(\"" BTRFS "\", X_OK)"));
+		step_failed(&r, "no-btrfs-progs", lab_report(t, WHO, errno, "access(\"" BTRFS "\", X_OK)"));
 		goto out;
 	}
 	if (mount(tgt, MNT, "btrfs", 0, NULL) < 0) {
-		failed(&r, "mount", lab_report(t, WHO, errno, "mount(\"%s\", \"" MNT "\", \"btrfs\")", tgt));
+		step_failed(&r, "mount", lab_report(t, WHO, errno, "mount(\"%s\", \"" MNT "\", \"btrfs\")", tgt));
 		goto out;
 	}
 	if (prog_run(t, add) != 0)
-		said(&r, "add-failed");
+		step_said(&r, "add-failed");
 	else if (set_old_times(t, &r, src) == 0) {
 		if (prog_run(t, rm) != 0)
-			said(&r, "remove-failed");
+			step_said(&r, "remove-failed");
 		else
 			judge_times(t, &r, src);
 	}

@@ -12,6 +12,7 @@
 #include "lab.h"
 #include "labctx.h"
 #include "progrun.h"
+#include "stepresult.h"
 #include "testlist.h"
 
 #include <arpa/inet.h>
@@ -35,18 +36,6 @@
 #define SMB_PORT 445
 #define PORT_WAIT_MS 10000
 #define DATA "nullfs-lab through ksmbd\n"
-
-/* the step that failed and its errno name, or a word of the check: the observed value */
-struct smb_result {
-	char s[64];
-};
-
-static int failed(struct smb_result *r, const char *step, int err)
-{
-	if (!r->s[0])
-		snprintf(r->s, sizeof(r->s), "%s=%s", step, errno_name(err).s);
-	return -1;
-}
 
 static int lo_up(struct ktap_test *t)
 {
@@ -96,21 +85,21 @@ static int wait_port(struct ktap_test *t)
 }
 
 /* The client's side: every operation ksmbd serves with a path lookup of the series'. */
-static int client_ops(struct ktap_test *t, struct smb_result *r)
+static int client_ops(struct ktap_test *t, struct step_result *r)
 {
 	char buf[64];
 	int err = 0;
 	const char *call = "";
 	struct statfs sf;
 	if (statfs(MNT, &sf) < 0) /* smb2_get_info_filesystem(): kern_path(share->path) */
-		return failed(r, "statfs", lab_report(t, WHO, errno, "statfs(\"" MNT "\")"));
+		return step_failed(r, "statfs", lab_report(t, WHO, errno, "statfs(\"" MNT "\")"));
 	ktap_diag(t, "statfs(\"" MNT "\"): type 0x%lx, %llu blocks of %ld", (unsigned long)sf.f_type,
 		  (unsigned long long)sf.f_blocks, (long)sf.f_bsize);
 	if (write_file(MNT "/a.txt", O_CREAT, DATA, strlen(DATA), &err, &call) < 0)
-		return failed(r, "create", lab_report(t, WHO, err, "%s(\"" MNT "/a.txt\")", call));
+		return step_failed(r, "create", lab_report(t, WHO, err, "%s(\"" MNT "/a.txt\")", call));
 	long n = read_file(MNT "/a.txt", buf, sizeof(buf), &err);
 	if (n < 0)
-		return failed(r, "read", lab_report(t, WHO, err, "open/read(\"" MNT "/a.txt\")"));
+		return step_failed(r, "read", lab_report(t, WHO, err, "open/read(\"" MNT "/a.txt\")"));
 	if ((size_t)n != strlen(DATA) || memcmp(buf, DATA, (size_t)n) != 0) {
 		ktap_diag(t, "read back %ld bytes, not the %zu written", n, strlen(DATA));
 		snprintf(r->s, sizeof(r->s), "read=mismatch");
@@ -118,27 +107,27 @@ static int client_ops(struct ktap_test *t, struct smb_result *r)
 	}
 	ktap_diag(t, "created " MNT "/a.txt, read back %ld bytes (cache=none: from the server)", n);
 	if (link(MNT "/a.txt", MNT "/b.txt") < 0) /* ksmbd_vfs_link(): kern_path(target) */
-		return failed(r, "link", lab_report(t, WHO, errno, "link(\"" MNT "/a.txt\", \"" MNT "/b.txt\")"));
+		return step_failed(r, "link", lab_report(t, WHO, errno, "link(\"" MNT "/a.txt\", \"" MNT "/b.txt\")"));
 	if (mkdir(MNT "/d", 0755) < 0)
-		return failed(r, "mkdir", lab_report(t, WHO, errno, "mkdir(\"" MNT "/d\", 0755)"));
+		return step_failed(r, "mkdir", lab_report(t, WHO, errno, "mkdir(\"" MNT "/d\", 0755)"));
 	if (rename(MNT "/b.txt", MNT "/d/c.txt") < 0)
-		return failed(r, "rename", lab_report(t, WHO, errno, "rename(\"" MNT "/b.txt\", \"" MNT "/d/c.txt\")"));
+		return step_failed(r, "rename", lab_report(t, WHO, errno, "rename(\"" MNT "/b.txt\", \"" MNT "/d/c.txt\")"));
 	ktap_diag(t, "link a.txt b.txt, mkdir d, rename b.txt d/c.txt: done");
 	return 0;
 }
 
 /* The server's side, on the ext4 root: what the client did must be there. */
-static int check_share(struct ktap_test *t, struct smb_result *r)
+static int check_share(struct ktap_test *t, struct step_result *r)
 {
 	struct stat a, c, d;
 	char buf[64];
 	int err = 0;
 	if (stat(SHARE_DIR "/a.txt", &a) < 0)
-		return failed(r, "check-a", lab_report(t, WHO, errno, "stat(\"" SHARE_DIR "/a.txt\")"));
+		return step_failed(r, "check-a", lab_report(t, WHO, errno, "stat(\"" SHARE_DIR "/a.txt\")"));
 	if (stat(SHARE_DIR "/d", &d) < 0 || !S_ISDIR(d.st_mode))
-		return failed(r, "check-d", lab_report(t, WHO, errno ? errno : ENOTDIR, "stat(\"" SHARE_DIR "/d\")"));
+		return step_failed(r, "check-d", lab_report(t, WHO, errno ? errno : ENOTDIR, "stat(\"" SHARE_DIR "/d\")"));
 	if (stat(SHARE_DIR "/d/c.txt", &c) < 0)
-		return failed(r, "check-c", lab_report(t, WHO, errno, "stat(\"" SHARE_DIR "/d/c.txt\")"));
+		return step_failed(r, "check-c", lab_report(t, WHO, errno, "stat(\"" SHARE_DIR "/d/c.txt\")"));
 	long n = read_file(SHARE_DIR "/a.txt", buf, sizeof(buf), &err);
 	ktap_diag(t, SHARE_DIR "/a.txt: inode %llu, %u links, uid %u, %ld bytes; d/c.txt: inode %llu",
 		  (unsigned long long)a.st_ino, (unsigned)a.st_nlink, (unsigned)a.st_uid, n,
@@ -151,16 +140,9 @@ static int check_share(struct ktap_test *t, struct smb_result *r)
 	return 0;
 }
 
-static int said(struct smb_result *r, const char *word)
-{
-	if (!r->s[0])
-		snprintf(r->s, sizeof(r->s), "%s", word);
-	return -1;
-}
-
 /* The server's side: loopback up, the share writable, ksmbd-tools' user and share, then
  * ksmbd.mountd (its pid in *md) until the kernel listens on 445. 0, or -1 with r set. */
-static int start_server(struct ktap_test *t, struct smb_result *r, pid_t *md)
+static int start_server(struct ktap_test *t, struct step_result *r, pid_t *md)
 {
 	char *adduser[] = { "/usr/sbin/ksmbd.adduser", "-a", "lab", "-p", "lab", NULL };
 	char *addshare[] = { "/usr/sbin/ksmbd.addshare", "-a", "share", "-o",
@@ -169,33 +151,33 @@ static int start_server(struct ktap_test *t, struct smb_result *r, pid_t *md)
 	int err;
 
 	if (access(mountd[0], X_OK) < 0)
-		return failed(r, "no-ksmbd-tools",
+		return step_failed(r, "no-ksmbd-tools",
 			      lab_report(t, WHO, errno, "access(\"%s\", X_OK)", mountd[0]));
 	if ((err = lo_up(t)))
-		return failed(r, "lo", err);
+		return step_failed(r, "lo", err);
 	if (chmod(SHARE_DIR, 01777) < 0)
-		return failed(r, "chmod", lab_report(t, WHO, errno, "chmod(\"" SHARE_DIR "\", 01777)"));
+		return step_failed(r, "chmod", lab_report(t, WHO, errno, "chmod(\"" SHARE_DIR "\", 01777)"));
 	if (prog_run(t, adduser) != 0)
-		return said(r, "adduser-failed");
+		return step_said(r, "adduser-failed");
 	if (prog_run(t, addshare) != 0)
-		return said(r, "addshare-failed");
+		return step_said(r, "addshare-failed");
 	*md = prog_start(t, mountd, MOUNTD_OUT);
 	if (*md < 0)
-		return said(r, "mountd-failed");
+		return step_said(r, "mountd-failed");
 	if ((err = wait_port(t)))
-		return failed(r, "listen", err);
+		return step_failed(r, "listen", err);
 	return 0;
 }
 
 /* The client's mount of the share: 0, or -1 with r set. */
-static int mount_share(struct ktap_test *t, struct smb_result *r)
+static int mount_share(struct ktap_test *t, struct step_result *r)
 {
 	const char *opts = "ip=127.0.0.1,username=lab,password=lab,vers=3.0,cache=none";
 
 	if (mkdir(MNT, 0755) < 0 && errno != EEXIST)
-		return failed(r, "mkdir-mnt", lab_report(t, WHO, errno, "mkdir(\"" MNT "\")"));
+		return step_failed(r, "mkdir-mnt", lab_report(t, WHO, errno, "mkdir(\"" MNT "\")"));
 	if (mount("//127.0.0.1/share", MNT, "cifs", 0, opts) < 0)
-		return failed(r, "mount", lab_report(t, WHO, errno, "mount(\"//127.0.0.1/share\", \""
+		return step_failed(r, "mount", lab_report(t, WHO, errno, "mount(\"//127.0.0.1/share\", \""
 						     MNT "\", \"cifs\", 0, \"%s\")", opts));
 	ktap_diag(t, "mounted //127.0.0.1/share on " MNT " (the kernel's SMB3 client)");
 	return 0;
@@ -206,7 +188,7 @@ static void test_ksmbd(struct lab_ctx *c, struct ktap_test *t)
 	(void)c;
 	static const char *const needles[] = { "ksmbd", "CIFS", "cifs", "SMB", NULL };
 	char *shutdown[] = { "/usr/sbin/ksmbd.control", "-s", NULL };
-	struct smb_result r = { "" };
+	struct step_result r = { "" };
 	int err = 0;
 	pid_t md = -1;
 

@@ -17,6 +17,7 @@
 #include "lab.h"
 #include "labctx.h"
 #include "progrun.h"
+#include "stepresult.h"
 #include "testlist.h"
 
 #include <dirent.h>
@@ -46,47 +47,29 @@
 #define KEY_DEC "4660"
 #define DISK_WAIT_MS 15000
 
-struct tg_result {
-	char s[64];
-};
-
-static int failed(struct tg_result *r, const char *step, int err)
-{
-	if (!r->s[0])
-		snprintf(r->s, sizeof(r->s), "%s=%s", step, errno_name(err).s);
-	return -1;
-}
-
-static int said(struct tg_result *r, const char *word)
-{
-	if (!r->s[0])
-		snprintf(r->s, sizeof(r->s), "%s", word);
-	return -1;
-}
-
-static int make_dir(struct ktap_test *t, struct tg_result *r, const char *path)
+static int make_dir(struct ktap_test *t, struct step_result *r, const char *path)
 {
 	if (mkdir(path, 0755) < 0 && errno != EEXIST)
-		return failed(r, "mkdir", lab_report(t, WHO, errno, "mkdir(\"%s\", 0755)", path));
+		return step_failed(r, "mkdir", lab_report(t, WHO, errno, "mkdir(\"%s\", 0755)", path));
 	return 0;
 }
 
 /* Write value to the configfs attribute path. */
-static int put(struct ktap_test *t, struct tg_result *r, const char *path, const char *value)
+static int put(struct ktap_test *t, struct step_result *r, const char *path, const char *value)
 {
 	int err = 0;
 	const char *call = "";
 	if (write_file(path, 0, value, strlen(value), &err, &call) < 0)
-		return failed(r, "configfs", lab_report(t, WHO, err, "%s(\"%s\", \"%s\")", call, path, value));
+		return step_failed(r, "configfs", lab_report(t, WHO, err, "%s(\"%s\", \"%s\")", call, path, value));
 	return 0;
 }
 
 /* The backstore: a 16 MiB file of the ext4 root, its unit serial ours (it names the
  * metadata files), explicit ALUA metadata on. */
-static int make_backstore(struct ktap_test *t, struct tg_result *r)
+static int make_backstore(struct ktap_test *t, struct step_result *r)
 {
 	if (mount("configfs", CFS, "configfs", 0, NULL) < 0 && errno != EBUSY)
-		return failed(r, "mount-configfs", lab_report(t, WHO, errno,
+		return step_failed(r, "mount-configfs", lab_report(t, WHO, errno,
 							      "mount(\"configfs\", \"" CFS "\", \"configfs\")"));
 	if (make_dir(t, r, "/var") || make_dir(t, r, DB_ROOT) || make_dir(t, r, DB_ROOT "/pr") || make_dir(t, r, DB_ROOT "/alua") ||
 	    make_dir(t, r, DB_ROOT "/alua/tpgs_" SERIAL))
@@ -103,27 +86,27 @@ static int make_backstore(struct ktap_test *t, struct tg_result *r)
 }
 
 /* The fabric: a tcm_loop target with an I_T nexus, then the LUN (the SCSI host scans it). */
-static int make_loop(struct ktap_test *t, struct tg_result *r)
+static int make_loop(struct ktap_test *t, struct step_result *r)
 {
 	/* the fabric's group appears at its mkdir (target_core_register_fabric()) */
 	if (make_dir(t, r, FABRIC) || make_dir(t, r, LOOP) || make_dir(t, r, TPG) || put(t, r, TPG "/nexus", INITIATOR) ||
 	    make_dir(t, r, LUN))
 		return -1;
 	if (symlink(BSTORE, LUN "/lab_port") < 0)
-		return failed(r, "configfs", lab_report(t, WHO, errno, "symlink(\"" BSTORE "\", \"" LUN
+		return step_failed(r, "configfs", lab_report(t, WHO, errno, "symlink(\"" BSTORE "\", \"" LUN
 							"/lab_port\")"));
 	ktap_diag(t, "tcm_loop " TPG ": nexus " INITIATOR ", lun_0 -> " BSTORE);
 	return 0;
 }
 
 /* The SCSI disk of our LUN: the sd* whose vendor is LIO-ORG, as /dev/sdX in dev. */
-static int find_disk(struct ktap_test *t, struct tg_result *r, char *dev, size_t size)
+static int find_disk(struct ktap_test *t, struct step_result *r, char *dev, size_t size)
 {
 	uint64_t t0 = mono_ns();
 	for (;;) {
 		DIR *d = opendir("/sys/block");
 		if (!d)
-			return failed(r, "sysfs", lab_report(t, WHO, errno, "opendir(\"/sys/block\")"));
+			return step_failed(r, "sysfs", lab_report(t, WHO, errno, "opendir(\"/sys/block\")"));
 		struct dirent *e;
 		int found = 0;
 		while (!found && (e = readdir(d))) {
@@ -145,13 +128,13 @@ static int find_disk(struct ktap_test *t, struct tg_result *r, char *dev, size_t
 			return 0;
 		}
 		if (ms > DISK_WAIT_MS)
-			return said(r, "no-disk");
+			return step_said(r, "no-disk");
 		sleep_ms(20);
 	}
 }
 
 /* Was path written with every one of needles: "written", no-file=ERRNO, content-mismatch. */
-static void judge_file(struct ktap_test *t, struct tg_result *r, const char *path,
+static void judge_file(struct ktap_test *t, struct step_result *r, const char *path,
 		       const char *const *needles)
 {
 	char buf[2048];
@@ -159,7 +142,7 @@ static void judge_file(struct ktap_test *t, struct tg_result *r, const char *pat
 	long n = read_file(path, buf, sizeof(buf), &err);
 	if (n < 0) {
 		ktap_diag(t, "%s: %s (%s)", path, strerror(err), errno_name(err).s);
-		failed(r, "no-file", err);
+		step_failed(r, "no-file", err);
 		return;
 	}
 	for (char *l = strtok(buf, "\n"); l; l = strtok(NULL, "\n"))
@@ -167,10 +150,10 @@ static void judge_file(struct ktap_test *t, struct tg_result *r, const char *pat
 	for (; *needles; needles++)
 		if (!memmem(buf, (size_t)n, *needles, strlen(*needles))) {
 			ktap_diag(t, "%s has no \"%s\"", path, *needles);
-			said(r, "content-mismatch");
+			step_said(r, "content-mismatch");
 			return;
 		}
-	said(r, "written");
+	step_said(r, "written");
 }
 
 static void test_aptpl(struct lab_ctx *c, struct ktap_test *t)
@@ -179,17 +162,17 @@ static void test_aptpl(struct lab_ctx *c, struct ktap_test *t)
 	static const char *const want[] = { "initiator_fabric=loopback", "sa_res_key=" KEY_DEC,
 					    "target_node=naa.5001405c0ffee001", NULL };
 	char dev[32];
-	struct tg_result r = { "" };
+	struct step_result r = { "" };
 
 	if (access("/usr/bin/sg_persist", X_OK) < 0) {
-		failed(&r, "no-sg3-utils", lab_report(t, WHO, errno, "access(\"/usr/bin/sg_persist\", X_OK)"));
+		step_failed(&r, "no-sg3-utils", lab_report(t, WHO, errno, "access(\"/usr/bin/sg_persist\", X_OK)"));
 	} else if (make_backstore(t, &r) == 0 && make_loop(t, &r) == 0 &&
 		   find_disk(t, &r, dev, sizeof(dev)) == 0) {
 		char *reg[] = { "/usr/bin/sg_persist", "--out", "--register", "--param-sark=" KEY,
 				"--param-aptpl", dev, NULL };
 		char *keys[] = { "/usr/bin/sg_persist", "--in", "--read-keys", dev, NULL };
 		if (prog_run(t, reg) != 0)
-			said(&r, "register-failed");
+			step_said(&r, "register-failed");
 		prog_run(t, keys);
 		judge_file(t, &r, APTPL_FILE, want);
 	}
@@ -201,7 +184,7 @@ static void test_alua(struct lab_ctx *c, struct ktap_test *t)
 	(void)c;
 	static const char *const want[] = { "tg_pt_gp_id=0", "alua_access_state=0x02", NULL };
 	char dev[32];
-	struct tg_result r = { "" };
+	struct step_result r = { "" };
 
 	/* the LUN target_aptpl set up */
 	if (find_disk(t, &r, dev, sizeof(dev)) == 0) {
@@ -209,7 +192,7 @@ static void test_alua(struct lab_ctx *c, struct ktap_test *t)
 		char *stpg[] = { "/usr/bin/sg_stpg", "--standby", dev, NULL };
 		prog_run(t, rtpg);
 		if (prog_run(t, stpg) != 0)
-			said(&r, "stpg-failed");
+			step_said(&r, "stpg-failed");
 		prog_run(t, rtpg);
 		judge_file(t, &r, ALUA_FILE, want);
 	}
