@@ -44,6 +44,7 @@ help:
 	@echo '  make kernels              build every lab kernel'
 	@echo '  make -s kernel-image KERNEL=x   print the bzImage path'
 	@echo '  make check-patches        scripts/checkpatch.pl --strict on every patch'
+	@echo '  make upstream-fetch, upstream-check   kernel/upstream/ (our fixes for mainline): fetch its files, apply and checkpatch'
 	@echo '  make kernel-coverage      compile every file the series touches (ksmbd, btrfs, ccp included)'
 	@echo '  make bisect-check         build the series patch by patch (slow, not in CI)'
 	@echo '  make images               the initramfs and the ext4 disk images (and, as root, the real initrds)'

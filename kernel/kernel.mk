@@ -47,3 +47,14 @@ kernel-coverage:
 HOST_TESTS_EXTRA += host-tests-kernel
 host-tests-kernel:
 	lab/tests/test_build_sh.sh
+
+# kernel/upstream/: our fixes rewritten for mainline. upstream-fetch brings the mainline files
+# they touch into build/upstream/files/ (kernel/upstream/fetch.sh: a linux clone in
+# UPSTREAM_GIT, or the network); upstream-check applies the series to them and runs
+# checkpatch --strict on each patch (kernel/upstream/check.sh).
+.PHONY: upstream-fetch upstream-check
+upstream-fetch:
+	@kernel/upstream/fetch.sh
+
+upstream-check:
+	@kernel/upstream/check.sh

@@ -71,6 +71,7 @@ host-tests-lab: $(LAB_HOST)/test_logcheck $(LAB_HOST)/logcheck-san $(LAB_HOST)/t
 	$(LAB_DIR)/tests/test_progress.sh
 	$(LAB_DIR)/tests/test_initrd_table.sh
 	$(LAB_DIR)/tests/test_kcidb.sh
+	$(LAB_DIR)/tests/test_findings.sh
 
 # A busybox shell on the real root of a lab boot, on this terminal (lab/shell): KERNEL (all:
 # full), SWITCH (pivot, legacy, busybox, util-linux, klibc); exit leaves. shell-test drives it
