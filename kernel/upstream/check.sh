@@ -44,10 +44,10 @@ for p in "${patches[@]}"; do
 		[ -f "$work/$t" ] || missing+=("$t")
 	done
 	if [ ${#missing[@]} -eq 0 ]; then
-		if ! out=$(cd "$work" && git apply --check "$f" 2>&1); then
+		if ! out=$(cd "$work" && GIT_CEILING_DIRECTORIES=$(dirname "$work") git apply --check "$f" 2>&1); then
 			why+=("git apply --check: $(tr '\n' ' ' <<<"$out")")
 		else
-			(cd "$work" && git apply "$f")
+			(cd "$work" && GIT_CEILING_DIRECTORIES=$(dirname "$work") git apply "$f")
 		fi
 	fi
 	cp_out=$(cd "$tree" && perl scripts/checkpatch.pl --strict --show-types "$f" 2>&1 || true)
