@@ -2,29 +2,33 @@
 # Included by the top-level Makefile, which defines BUILD := $(CURDIR)/build.
 #
 #   make init              -> $(BUILD)/init/lab-init, $(BUILD)/init/lab-helper
-#   make host-tests-init   -> $(BUILD)/host/init-test_* built with ASan/UBSan and run
+#   make host-tests-init   -> $(BUILD)/host/init-test_* built with ASan/UBSan and run, and
+#                             init/check-layers (the layering rule) with its own tests
 
 INIT_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 BUILD ?= $(CURDIR)/build
 
 INIT_CC ?= musl-gcc
-INIT_CFLAGS := -std=c11 -Wall -Wextra -Werror -static -O2
-# lab-helper.c is the main of the second binary; every other .c is lab-init's
-INIT_HELPER_MAIN := $(INIT_DIR)/lab-helper.c
-INIT_SRCS := $(filter-out $(INIT_HELPER_MAIN),$(sort $(wildcard $(INIT_DIR)/*.c)))
-INIT_HDRS := $(sort $(wildcard $(INIT_DIR)/*.h))
+# the layers, lowest first (init/README.md): a file includes only its own layer's headers and
+# lower ones, as "LAYER/name.h" (-I init); init/check-layers.sh holds the tree to that
+INIT_LAYERS := base runtime tests boot
+INIT_CFLAGS := -std=c11 -Wall -Wextra -Werror -static -O2 -I$(INIT_DIR)
+INIT_SRCS := $(foreach l,$(INIT_LAYERS),$(sort $(wildcard $(INIT_DIR)/$(l)/*.c)))
+INIT_HDRS := $(foreach l,$(INIT_LAYERS),$(sort $(wildcard $(INIT_DIR)/$(l)/*.h)))
 INIT_BIN := $(BUILD)/init/lab-init
 # /sbin/lab-helper on the ext4 root: stage 2's core_pattern pipe helper (the umh test)
-INIT_HELPER_SRCS := $(INIT_HELPER_MAIN) $(addprefix $(INIT_DIR)/,marker.c escape.c fsinfo.c io.c)
+INIT_HELPER_SRCS := $(INIT_DIR)/helper/lab-helper.c \
+	$(addprefix $(INIT_DIR)/base/,marker.c escape.c fsinfo.c io.c)
 INIT_HELPER_BIN := $(BUILD)/init/lab-helper
 # /sbin/lab-mntfuzz on the ext4 root: the random mount-API fuzzer (the mntfuzz test)
-INIT_MNTFUZZ_SRCS := $(wildcard $(INIT_DIR)/fuzz/*.c) $(addprefix $(INIT_DIR)/,fsinfo.c io.c marker.c escape.c)
+INIT_MNTFUZZ_SRCS := $(wildcard $(INIT_DIR)/fuzz/*.c) \
+	$(addprefix $(INIT_DIR)/base/,fsinfo.c io.c marker.c escape.c)
 INIT_MNTFUZZ_BIN := $(BUILD)/init/lab-mntfuzz
 
 INIT_HOST_CC ?= cc
 INIT_HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -g -fsanitize=address,undefined \
-	-fno-omit-frame-pointer
-# each host test and the pure modules it links
+	-fno-omit-frame-pointer -I$(INIT_DIR)
+# each host test (init/unit/) and the base modules it links
 INIT_HOST_TESTS := cmdline ktap mountinfo fsinfo escape marker kmsg verdict leakreport \
 	labcfg handoff registry
 INIT_TEST_MODS_cmdline := cmdline
@@ -61,11 +65,11 @@ $(INIT_MNTFUZZ_BIN): $(INIT_MNTFUZZ_SRCS) $(wildcard $(INIT_DIR)/fuzz/*.h) $(INI
 	@mv -f $@.tmp $@
 
 define INIT_HOST_TEST_RULE
-$(BUILD)/host/init-test_$(1): $(INIT_DIR)/tests/test_$(1).c $(INIT_DIR)/tests/check.h $(INIT_DIR)/tests/ktapfix.h \
-		$(INIT_TEST_MODS_$(1):%=$(INIT_DIR)/%.c) $(INIT_HDRS) $(INIT_DIR)/init.mk
+$(BUILD)/host/init-test_$(1): $(INIT_DIR)/unit/test_$(1).c $(INIT_DIR)/unit/check.h $(INIT_DIR)/unit/ktapfix.h \
+		$(INIT_TEST_MODS_$(1):%=$(INIT_DIR)/base/%.c) $(INIT_HDRS) $(INIT_DIR)/init.mk
 	@mkdir -p $$(@D)
-	$(INIT_HOST_CC) $(INIT_HOST_CFLAGS) -o $$@ $(INIT_DIR)/tests/test_$(1).c \
-		$(INIT_TEST_MODS_$(1):%=$(INIT_DIR)/%.c)
+	$(INIT_HOST_CC) $(INIT_HOST_CFLAGS) -o $$@ $(INIT_DIR)/unit/test_$(1).c \
+		$(INIT_TEST_MODS_$(1):%=$(INIT_DIR)/base/%.c)
 endef
 $(foreach t,$(INIT_HOST_TESTS),$(eval $(call INIT_HOST_TEST_RULE,$(t))))
 
@@ -76,5 +80,10 @@ host-tests-init: $(INIT_HOST_BINS)
 		ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 			$$t || { echo "# FAILED: $$t"; fail=$$((fail + 1)); }; \
 	done; \
-	echo "# host-tests-init: $$(( $(words $(INIT_HOST_BINS)) - fail )) of $(words $(INIT_HOST_BINS)) suites passed"; \
+	echo "# init/check-layers"; \
+	$(INIT_DIR)/check-layers || { echo "# FAILED: init/check-layers"; fail=$$((fail + 1)); }; \
+	echo "# init/unit/test_check_layers.sh"; \
+	$(INIT_DIR)/unit/test_check_layers.sh $(BUILD)/host/layers-test || \
+		{ echo "# FAILED: init/unit/test_check_layers.sh"; fail=$$((fail + 1)); }; \
+	echo "# host-tests-init: $$(( $(words $(INIT_HOST_BINS)) + 2 - fail )) of $$(( $(words $(INIT_HOST_BINS)) + 2 )) suites passed"; \
 	test $$fail -eq 0

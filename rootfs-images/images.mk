@@ -53,7 +53,7 @@ $(GEN_CPIO): $(KERNEL_TREE)/usr/gen_init_cpio.c
 # did not write) and the benchmark's
 BUSYBOX ?= /bin/busybox
 
-# The other peers' switch programs (lab.switch=util-linux, klibc; init/switch_peer.h):
+# The other peers' switch programs (lab.switch=util-linux, klibc; init/boot/switch_peer.h):
 # util-linux's switch_root (dracut's) and klibc-utils' run-init (initramfs-tools' BUSYBOX=n)
 PEERS ?= /usr/sbin/switch_root /usr/lib/klibc/bin/run-init
 
@@ -61,7 +61,7 @@ $(IMAGES)/initramfs.cpio: $(LAB_INIT) $(GEN_CPIO) rootfs-images/initramfs.list r
 		rootfs-images/peer-files.sh
 	rootfs-images/make-initramfs.sh $@ $(LAB_INIT) $(GEN_CPIO) $(BALLAST_MIB) $(BUSYBOX) $(PEERS)
 
-# busybox on the real root: make shell's shell (/sbin/busybox, init/shell.h)
+# busybox on the real root: make shell's shell (/sbin/busybox, init/boot/shell.h)
 # and the consumers' userspace (ksmbd-tools: the ksmbd scenario), from Debian's .debs
 $(IMAGES)/root.ext4: $(LAB_INIT) $(LAB_HELPER) $(LAB_MNTFUZZ) rootfs-images/make-root.sh \
 		$(IMAGES)/consumer-tree.stamp

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make-initramfs.sh OUT.cpio INIT GEN_INIT_CPIO BALLAST_MIB BUSYBOX [PEER...]
 # Writes a newc cpio with the kernel's usr/gen_init_cpio (no root needed). Each PEER (a
-# switch program of the host: init/switch_peer.h) goes in at its own path with its
+# switch program of the host: init/boot/switch_peer.h) goes in at its own path with its
 # interpreter and libraries (peer-files.sh).
 set -euo pipefail
 [ $# -ge 5 ] || { echo "usage: $0 OUT.cpio INIT GEN_INIT_CPIO BALLAST_MIB BUSYBOX [PEER...]" >&2; exit 2; }

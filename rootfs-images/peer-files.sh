@@ -5,7 +5,7 @@
 # "program interpreter": glibc's ld.so, or klibc's klibc-*.so) and the shared libraries ldd
 # names. Symlinks in the paths are resolved for the sources, not for the targets (the
 # program's name as given stays its name in the image). Every parent directory comes first,
-# once. The lab's peers (init/switch_peer.h): util-linux's /usr/sbin/switch_root and
+# once. The lab's peers (init/boot/switch_peer.h): util-linux's /usr/sbin/switch_root and
 # klibc's /usr/lib/klibc/bin/run-init.
 set -euo pipefail
 die() { printf 'peer-files.sh: %s\n' "$*" >&2; exit 1; }

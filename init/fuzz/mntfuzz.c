@@ -23,10 +23,10 @@
  * (broken), 2 (bad arguments or setup). */
 #define _GNU_SOURCE
 #include "mntfuzz.h"
-#include "../fsinfo.h"
-#include "../io.h"
-#include "../marker.h"
-#include "../sys.h"
+#include "base/fsinfo.h"
+#include "base/io.h"
+#include "base/marker.h"
+#include "base/sys.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -2,8 +2,8 @@
  * mount namespace, and the invariants a worker checks after each of them (mntfuzz.h). */
 #define _GNU_SOURCE
 #include "mntfuzz.h"
-#include "../fsinfo.h"
-#include "../sys.h"
+#include "base/fsinfo.h"
+#include "base/sys.h"
 
 #include <errno.h>
 #include <fcntl.h>

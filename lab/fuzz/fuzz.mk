@@ -27,10 +27,10 @@ FUZZ_INC_kmsg := init
 FUZZ_INC_leakreport := init
 FUZZ_INC_ktaplog := lab/logs
 FUZZ_INC_normlog := lab/logs
-FUZZ_SRC_mountinfo := init/mountinfo.c
-FUZZ_SRC_cmdline := init/cmdline.c
-FUZZ_SRC_kmsg := init/kmsg.c
-FUZZ_SRC_leakreport := init/leakreport.c
+FUZZ_SRC_mountinfo := init/base/mountinfo.c
+FUZZ_SRC_cmdline := init/base/cmdline.c
+FUZZ_SRC_kmsg := init/base/kmsg.c
+FUZZ_SRC_leakreport := init/base/leakreport.c
 FUZZ_SRC_ktaplog := lab/logs/ktaplog.c
 FUZZ_SRC_normlog := lab/logs/normlog.c lab/logs/logcompare.c lab/logs/ktaplog.c
 

@@ -1,7 +1,7 @@
-/* fuzz_cmdline.c - init/cmdline.c's word splitter (the init's only input from the runner).
+/* fuzz_cmdline.c - init/base/cmdline.c's word splitter (the init's only input from the runner).
  * Properties: no memory error; never more than CMDLINE_MAX_WORDS words; every key and value
  * is terminated inside its array; every stored key can be looked up again. */
-#include "cmdline.h"
+#include "base/cmdline.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

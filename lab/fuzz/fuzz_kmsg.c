@@ -1,10 +1,10 @@
-/* fuzz_kmsg.c - init/kmsg.c's /dev/kmsg record parser (what the init reads the kernel's own
+/* fuzz_kmsg.c - init/base/kmsg.c's /dev/kmsg record parser (what the init reads the kernel's own
  * words with: warnings, helper and firmware errors). Properties: no memory error; an
  * accepted record has a terminated text of at most KMSG_TEXT_MAX - 1 bytes, cut set exactly
  * when the record's text did not fit, a level below 8 (the text may hold a NUL only when the input did). */
 #define _POSIX_C_SOURCE 200809L
 #include "fuzz.h"
-#include "kmsg.h"
+#include "base/kmsg.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

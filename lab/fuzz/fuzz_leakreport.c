@@ -1,9 +1,9 @@
-/* fuzz_leakreport.c - init/leakreport.c, which counts kmemleak's reports (the kmemleak test
+/* fuzz_leakreport.c - init/base/leakreport.c, which counts kmemleak's reports (the kmemleak test
  * of every full-debug boot). Properties: no memory error; offsets inside the text and in
  * order; no report means first == len; the first report starts with its header; counting
  * the text twice gives the same answer. */
 #include "fuzz.h"
-#include "leakreport.h"
+#include "base/leakreport.h"
 
 #define HEADER "unreferenced object"
 

@@ -1,8 +1,8 @@
-/* fuzz_mountinfo.c - init/mountinfo.c's line parser: never reads or writes out of bounds,
+/* fuzz_mountinfo.c - init/base/mountinfo.c's line parser: never reads or writes out of bounds,
  * and when it accepts a line every field points into the struct's own buffer, the numbers
  * are what the line says, and decoding is idempotent on the decoded fields. */
 #include "fuzz.h"
-#include "mountinfo.h"
+#include "base/mountinfo.h"
 
 static void in_buf(const struct mountinfo *mi, const char *s, const char *what)
 {

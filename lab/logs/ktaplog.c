@@ -266,6 +266,7 @@ struct ctx {
 	unsigned long cut_line;	/* a KTAP line cut by the end of the log */
 	bool too_many_reported;
 	bool no_plan_reported;
+	unsigned long init_runs_at; /* line of the kernel's "Run X as init process", 0: none */
 };
 
 /* "1..N": returns true and N */
@@ -488,7 +489,11 @@ static void segment(struct ctx *c, char *s, bool cut, bool kmsg)
 		add_problem(r, LC_KTAP, c->lineno, c->line, "Bail out!");
 		return;
 	}
-	if (kmsg && ktap_like(t)) {	/* the kernel's own KTAP (KUnit), any depth */
+	/*
+	 * The kernel's own KTAP (KUnit), any depth: a printk line, or in a log whose printk
+	 * prefixes are gone (lab/logs/normlog.c's normal form) one before the init ran.
+	 */
+	if ((kmsg || c->lineno < c->init_runs_at) && ktap_like(t)) {
 		kernel_ktap(c, t);
 		return;
 	}
@@ -594,6 +599,31 @@ static void end_of_log(struct ctx *c)
 			    missing, missing > 1 ? "s" : "", names, missing > MAX_LISTED ? ", ..." : "");
 }
 
+/*
+ * The line of the kernel's "Run /init as init process" (init/main.c run_init_process()), 0
+ * when the log has none: KTAP lines before it are the kernel's, whatever their prefix.
+ */
+static unsigned long init_run_line(const char *buf, size_t len)
+{
+	const char *p = buf, *end = buf + len;
+	unsigned long lineno = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		char *line = xstrndup(p, n);
+		const char *run = strstr(line, "Run ");
+		bool found = run && strstr(run, " as init process");
+
+		free(line);
+		lineno++;
+		if (found)
+			return lineno;
+		p = nl ? nl + 1 : end;
+	}
+	return 0;
+}
+
 int lc_check_buffer(const char *buf, size_t len, const struct lc_names *expect,
 		    struct lc_report *r)
 {
@@ -601,6 +631,7 @@ int lc_check_buffer(const char *buf, size_t len, const struct lc_names *expect,
 	const char *p = buf, *end = buf + len;
 
 	memset(r, 0, sizeof(*r));
+	c.init_runs_at = init_run_line(buf, len);
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);

@@ -8,6 +8,13 @@
  * doc/interfaces.md), in any interleaving. lc_check_buffer() reads such a log
  * and records every problem it finds: kernel splats anywhere in the log, and
  * a missing, malformed or failing KTAP document.
+ *
+ * Whose KTAP is whose, for every log tool (logcheck, compare, normalize,
+ * check-reference all read logs through here): a KTAP line with a printk
+ * prefix is the kernel's own (KUnit), and so is one before the kernel's
+ * "Run /init as init process" line, which matters in a normalised log
+ * (normlog.h), where the prefixes are gone. Every other top-level KTAP line
+ * belongs to the init's document.
  */
 #ifndef LAB_KTAPLOG_H
 #define LAB_KTAPLOG_H

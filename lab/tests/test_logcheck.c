@@ -609,6 +609,46 @@ static void test_kunit_in_kernel_log(void)
 	free(body);
 }
 
+/*
+ * A normalised log (lab/logs/normlog.h) has no printk prefixes: KUnit's document is told from
+ * the init's by coming before the kernel's "Run /init as init process" line.
+ */
+static void test_kunit_in_normalised_log(void)
+{
+	static const char kunit_plain[] =
+		"KTAP version 1\n"
+		"1..1\n"
+		"    KTAP version 1\n"
+		"    # Subtest: initramfs\n"
+		"    1..1\n"
+		"    ok 1 initramfs_test_truncated_data\n"
+		"ok 1 initramfs\n"
+		"Run /init as init process\n";
+	char body[sizeof(kunit_plain) + sizeof(clean_ktap)];
+	struct lc_report r;
+
+	snprintf(body, sizeof(body), "%s%s", kunit_plain, clean_ktap);
+	CHECK(lc_check_buffer(body, strlen(body), NULL, &r) == 0);
+	CHECK_STR(reason(&r), "");
+	CHECK(r.ntests == 3 && r.nok == 3 && r.plan == 3);
+	CHECK(r.header_line == 9);
+	lc_report_free(&r);
+
+	/* a failed KUnit case there is still the kernel's problem, not the document's */
+	snprintf(body, sizeof(body), "%s%s",
+		 "KTAP version 1\n1..1\n    not ok 1 initramfs_test_truncated_data\n"
+		 "not ok 1 initramfs\nRun /init as init process\n", clean_ktap);
+	CHECK(lc_check_buffer(body, strlen(body), NULL, &r) == 1);
+	CHECK(r.nproblems == 2 && r.problems[0].kind == LC_KERNEL);
+	CHECK(r.ntests == 3 && r.nok == 3);
+	lc_report_free(&r);
+
+	/* without the kernel's line, a plain KTAP document is the init's (init=, quiet) */
+	CHECK(lc_check_buffer(clean_ktap, strlen(clean_ktap), NULL, &r) == 0);
+	CHECK(r.ntests == 3 && r.header_line == 1);
+	lc_report_free(&r);
+}
+
 static void test_kernel_patterns(void)
 {
 	static const struct {
@@ -814,6 +854,7 @@ static const struct {
 	{ "second_document_and_skip", test_second_document_and_skip },
 	{ "kernel_patterns", test_kernel_patterns },
 	{ "kunit_in_kernel_log", test_kunit_in_kernel_log },
+	{ "kunit_in_normalised_log", test_kunit_in_normalised_log },
 	{ "printk_prefix", test_printk_prefix },
 	{ "nul_bytes", test_nul_bytes },
 	{ "names", test_names },
