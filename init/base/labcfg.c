@@ -33,6 +33,7 @@ void lab_config_parse(const struct cmdline *cl, struct lab_config *cfg)
 		(unsigned)cmdline_get_ulong(cl, "lab.fuzz.seconds", LAB_FUZZ_SECONDS_DEFAULT);
 	cfg->initrd_kb = (long)capped(cl, "lab.initrd_kb", 0, 1ul << 30);
 	cfg->bench = is_word(cl, "lab.bench", "1");
+	cfg->release_in_exec = is_word(cl, "lab.release", "exec");
 	cfg->shell = is_word(cl, "lab.shell", "1");
 	cfg->stress_umh = capped(cl, "lab.stress.umh", LAB_STRESS_DEFAULT, LAB_STRESS_LIMIT);
 	cfg->stress_firmware = capped(cl, "lab.stress.firmware", LAB_STRESS_DEFAULT,

@@ -21,6 +21,7 @@ struct lab_config {
 	int pid1_unshare;          /* lab.pid1_unshare=1 */
 	const char *pid1_threads;  /* lab.pid1_threads, NULL when absent (the test says fs) */
 	int bench;                 /* lab.bench=1: stage 1 execs lab-init resume */
+	int release_in_exec;       /* lab.release=exec: PID 1's exec frees the initramfs (boot/release.h) */
 	int shell;                 /* lab.shell=1: stage 2 runs a shell instead of the tests */
 	unsigned stress_umh, stress_firmware, stress_userns; /* lab.stress.*, capped */
 	unsigned stress_marker_ms; /* lab.stress.marker_ms */

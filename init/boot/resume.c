@@ -88,14 +88,19 @@ _Noreturn void resume_main(int argc, char **argv)
 		snprintf(source, sizeof(source), "unknown");
 	}
 	source[strcspn(source, "\n ")] = '\0';
+	/* stage 1's umount2(MNT_DETACH) alone (switch_root()), -1 when it did not detach */
+	const char *um = getenv(LAB_ENV_UMOUNT);
+	long long umount_ns = um && !peer ? strtoll(um, NULL, 10) : -1;
 	out_line("# bench: method=%s switch_ns=%lld stage1_switch_ns=%lld shmem_before_kb=%ld "
 		 "memavail_before_kb=%ld shmem_after_kb=%ld memavail_after_kb=%ld "
 		 "shmem_settled_kb=%ld memavail_settled_kb=%ld settle_ms=%u settled=%s "
-		 "ballast_kb=%ld init_kb=%ld clocksource=%s clock_step_ns=%llu calls_ns=%lld", method,
+		 "ballast_kb=%ld init_kb=%ld clocksource=%s clock_step_ns=%llu calls_ns=%lld "
+		 "umount_ns=%lld cpus=%ld", method,
 		 switch_ns, peer ? -1LL : h.switch_ns, shmem0, avail0, s.after.shmem_kb, s.after.memavail_kb,
 		 s.settled.shmem_kb, s.settled.memavail_kb, s.settle_ms, s.flat ? "yes" : "no",
 		 h.ballast_alloc_kb, h.init_alloc_kb, source[0] ? source : "unknown",
-		 (unsigned long long)mono_step_ns(), peer ? -1LL : h.calls_ns);
+		 (unsigned long long)mono_step_ns(), peer ? -1LL : h.calls_ns, umount_ns,
+		 sysconf(_SC_NPROCESSORS_ONLN));
 
 	/* a peer ran the switch: stage 1's switch_ns is only its own preparation */
 	if (peer)

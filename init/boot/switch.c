@@ -2,6 +2,7 @@
  * switch.h). */
 #define _GNU_SOURCE
 #include "boot/switch.h"
+#include "boot/switch_peer.h"
 #include "base/fsinfo.h"
 #include "base/io.h"
 #include "runtime/lab.h"
@@ -11,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/sysmacros.h>
@@ -46,6 +48,10 @@ int switch_root(const char *new_root, const char *old_root_after, struct ktap_te
 		t2 = mono_ns();
 		if (umount2(".", MNT_DETACH) < 0)
 			return lab_report(t, WHO, errno, "umount2(\".\", MNT_DETACH)");
+		char v[24];
+		snprintf(v, sizeof(v), "%llu", (unsigned long long)(mono_ns() - t2));
+		if (setenv(LAB_ENV_UMOUNT, v, 1) < 0)
+			lab_report(t, WHO, errno, "setenv(\"" LAB_ENV_UMOUNT "\", \"%s\")", v);
 	}
 	if (chdir("/") < 0)
 		return lab_report(t, WHO, errno, "chdir(\"/\")");

@@ -1,6 +1,7 @@
 /* switch_peer.c - the peers' switch programs and the start of stage 2 (see switch_peer.h). */
 #define _GNU_SOURCE
 #include "boot/switch_peer.h"
+#include "boot/release.h"
 #include "base/fsinfo.h"
 #include "base/io.h"
 #include "runtime/lab.h"
@@ -93,6 +94,10 @@ int switch_exec_stage2(const struct lab_config *cfg, const char *newroot, char *
 		       struct ktap_test *t)
 {
 	const struct switch_peer *p = switch_peer_find(cfg->switch_method);
+	/* our own exec: a child, not the exec, frees the initramfs (release.h); a peer's
+	 * switch program does its own freeing */
+	if (!p)
+		(void)release_hold(cfg, t);
 	if (!p && !cfg->bench) {
 		execv(LAB_STAGE2_PATH, argv);
 		return lab_report(t, WHO, errno, "execv(\"" LAB_STAGE2_PATH "\", stage2 ...)");

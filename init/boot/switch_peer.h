@@ -28,6 +28,8 @@ const struct switch_peer *switch_peer_find(const char *method);
 /* "T0_NS SHMEM_KB MEMAVAIL_KB": stage 1's clock and memory when the real root was mounted,
  * kept across execve for resume.c */
 #define LAB_ENV_MARK "LAB_SWITCH_MARK"
+/* the umount2(".", MNT_DETACH) of the switch alone, in ns (switch_root(); resume prints it) */
+#define LAB_ENV_UMOUNT "LAB_SWITCH_UMOUNT_NS"
 
 struct switch_mem {
 	long shmem_kb, memavail_kb; /* -1 unknown */
