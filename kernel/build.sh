@@ -8,7 +8,7 @@
 #   kernel/build.sh tree             extract the pristine tree only
 #   kernel/build.sh names            list the kernels of kernel/kernels that boot
 #   kernel/build.sh facts            every kernel with its facts, defaults filled in:
-#                                    "name expect=K timeout=N kmemleak=V boots=yes|no reference=yes|no"
+#                                    "name expect=K timeout=N kmemleak=V boots=yes|no|bench reference=yes|no"
 #   kernel/build.sh bisect           build the series patch by patch
 #   kernel/build.sh coverage         compile every .c file the series touches
 #   kernel/build.sh mutants OUT P... build each mutant patch P on top of full (in its tree)
@@ -79,7 +79,8 @@ kernel_facts() {
 			k = $i; sub(/=.*/, "", k); v = $i; sub(/^[^=]*=/, "", v)
 			if (k == "timeout" && v !~ /^[1-9][0-9]?$/) bad("timeout=" v ": not a factor from 1 to 99")
 			else if (k == "kmemleak" && v != "0" && v != "unavailable") bad("kmemleak=" v ": not 0 or unavailable")
-			else if ((k == "boots" || k == "reference") && v != "yes" && v != "no") bad(k "=" v ": not yes or no")
+			else if (k == "boots" && v != "yes" && v != "no" && v != "bench") bad(k "=" v ": not yes, no or bench")
+			else if (k == "reference" && v != "yes" && v != "no") bad(k "=" v ": not yes or no")
 			else if (k == "boot" && v != "pvh" && v != "bzimage") bad("boot=" v ": not pvh or bzimage")
 			else if (k != "expect" && k != "timeout" && k != "kmemleak" && k != "boots" && k != "reference" && k != "boot")
 				bad("unknown fact " k " (expect, timeout, kmemleak, boots, reference, boot)")
