@@ -3,7 +3,7 @@
 # and the targets kernels and images.
 #
 #   make build/host/logcheck     the serial-log checker (host cc -O2)
-#   make host-tests-lab          unit tests (ASan/UBSan) and the runner's and lab/staged's tests (a fake QEMU)
+#   make host-tests-lab          unit tests (ASan/UBSan), the scenario loader's (lab/tests/test_scenario.py) and the runner's and lab/staged's tests (a fake QEMU)
 #   make lab-tools               the host programs lab/run needs (logcheck, tsc-khz)
 #   make lab-run                 boot: lab/run -j $(JOBS) --accel $(ACCEL) "$(SCENARIO)" "$(KERNEL)"
 #                                with what is built; "make lab" (lab/staged) builds the images,
@@ -66,6 +66,7 @@ lab-tools: $(LAB_HOST)/logcheck $(LAB_HOST)/tsc-khz
 host-tests-lab: $(LAB_HOST)/test_logcheck $(LAB_HOST)/logcheck-san $(LAB_HOST)/tsc-khz-san
 	$(LAB_SAN_ENV) $(LAB_HOST)/test_logcheck
 	$(LAB_SAN_ENV) TSC_KHZ=$(LAB_HOST)/tsc-khz-san $(LAB_DIR)/tests/test_tsc_khz.sh
+	$(LAB_DIR)/tests/test_scenario.py
 	$(LAB_SAN_ENV) LOGCHECK=$(LAB_HOST)/logcheck-san $(LAB_DIR)/tests/test_run.sh
 	$(LAB_SAN_ENV) LOGCHECK=$(LAB_HOST)/logcheck-san $(LAB_DIR)/tests/test_staged.sh
 	$(LAB_DIR)/tests/test_progress.sh
