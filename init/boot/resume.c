@@ -95,7 +95,7 @@ _Noreturn void resume_main(int argc, char **argv)
 		 "memavail_before_kb=%ld shmem_after_kb=%ld memavail_after_kb=%ld "
 		 "shmem_settled_kb=%ld memavail_settled_kb=%ld settle_ms=%u settled=%s "
 		 "ballast_kb=%ld init_kb=%ld clocksource=%s clock_step_ns=%llu calls_ns=%lld "
-		 "umount_ns=%lld cpus=%ld", method,
+		 "umount_ns=%lld cpus_online=%ld", method,
 		 switch_ns, peer ? -1LL : h.switch_ns, shmem0, avail0, s.after.shmem_kb, s.after.memavail_kb,
 		 s.settled.shmem_kb, s.settled.memavail_kb, s.settle_ms, s.flat ? "yes" : "no",
 		 h.ballast_alloc_kb, h.init_alloc_kb, source[0] ? source : "unknown",

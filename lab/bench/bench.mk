@@ -16,7 +16,7 @@ include rootfs-images/bench.mk
 BENCH_ARGS ?=
 BENCH_KERNEL ?= nullfs
 # every kernel a cell of lab/bench/bench-cells boots
-BENCH_KERNELS := $(sort $(shell awk '$$1 == "switch" { $$1 = $$2 = "" } $$1 == "floor" || $$1 == "matrix" { $$1 = "" } $$1 == "" { print }' lab/bench/bench-cells))
+BENCH_KERNELS := $(sort $(shell awk '$$1 == "switch" { $$1 = $$2 = "" } $$1 == "floor" || $$1 == "matrix" { $$1 = "" } $$1 == "" { for (i = 2; i <= NF; i++) if ($$i !~ /=/) { sub(/@.*/, "", $$i); print $$i } }' lab/bench/bench-cells))
 
 .PHONY: bench bench-smoke bench-build host-tests-bench
 HOST_TESTS_EXTRA += host-tests-bench

@@ -23,7 +23,7 @@ echo "1..21"
 out=$("$report" "$sample" "$tmp/b.svg" 2>&1)
 rc=$?
 check "runs" test "$rc" -eq 0
-check "median and ballast percent" has "$out" "pivot:full       64m        1  1300 / 1300 / 1300              -     1300        -  67.4 / 67.4 / 67.4       105.3"
+check "median and ballast percent" has "$out" "pivot:full                         64m        1  1300 / 1300 / 1300              -     1300        -  67.4 / 67.4 / 67.4       105.3"
 check "the absolute cost at the smallest size" has "$out" "the switch at empty (median us, calls alone; busybox: its whole run): pivot:full 1200"
 check "no clock figures: said so" has "$out" "Clock: no boot reported its clock"
 check "a boot that did not pass is flagged" has "$out" "(1 boot(s) not PASS)"
@@ -35,7 +35,7 @@ out=$("$report" "$tmp/miss.json" 2>&1)
 check "a missed target says MISSED" has "$out" "pivot switch time (to detached) flat (max/min of medians <= 1.2): 3.00 MISSED"
 printf '{"kind":"switch","scenario":"pivot","kernel":"full","size":"64m","rep":1,"switch_ns":9000000,"stage1_switch_ns":1000000,"calls_ns":300000,"wall_s":1,"clocksource":"tsc","clock_step_ns":120}\n{"kind":"switch","scenario":"pivot","kernel":"full","size":"64m","rep":2,"switch_ns":9000000,"stage1_switch_ns":1000000,"calls_ns":100000,"wall_s":1,"clocksource":"tsc","clock_step_ns":80}\n' >"$tmp/s1.json"
 out=$("$report" "$tmp/s1.json" 2>&1)
-check "stage 1's figure is the switch, the run split: exec = run - switch" has "$out" "pivot:full       64m        2  1000 / 1000 / 1000            200     9000     8000"
+check "stage 1's figure is the switch, the run split: exec = run - switch" has "$out" "pivot:full                         64m        2  1000 / 1000 / 1000            200     9000     8000"
 check "the clock: its source and its step" has "$out" "Clock: CLOCK_MONOTONIC on tsc (2 boots); its step as seen (the smallest change in 2000 reads) 80 / 100 / 120 ns"
 # a slow scenario with a wait line (bench-cells) shows its reason; one without is a miss
 printf 'size empty -\nwait mnt* fuzzes on purpose\n' >"$tmp/cells"

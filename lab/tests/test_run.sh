@@ -390,6 +390,17 @@ test_mem() {
 	has "good2-$K1.qemu" "$(cat "$RESULTS/r-mem/good2-$K1.qemu")" "-smp 1 -m 1024 -display none"
 }
 
+# --smp N: N CPUs, one socket each (QEMU's default topology hides all but one from a kernel
+# without ACPI)
+test_smp() {
+	run --smp 2 --run-id r-smp good2 "$K1"
+	want_rc 0 "--smp 2"
+	has "good2-$K1.qemu" "$(cat "$RESULTS/r-smp/good2-$K1.qemu")" "-smp 2\\,sockets=2 -m 256"
+	run --smp 10 good2 all
+	want_rc 2 "--smp 10"
+	has stderr "$err" "'10' is not a number of CPUs from 1 to 9"
+}
+
 test_kmemleak_no() {
 	scenario good nokml <<-EOF
 		kernels: $K1
@@ -691,7 +702,7 @@ test_progress() {
 }
 
 tests=(bad_scenarios good_scenarios_parse debug_variant inheritance unknown_names bad_options missing_files
-	passing_run failing_run log_lines accel_auto exclude own_kernel shards mem clock_words pvh_boot initramfs_append kmemleak_no expect_override stop_a_run
+	passing_run failing_run log_lines accel_auto exclude own_kernel shards mem smp clock_words pvh_boot initramfs_append kmemleak_no expect_override stop_a_run
 	same_run_id progress)
 
 setup
