@@ -112,6 +112,8 @@ _Noreturn void resume_main(int argc, char **argv)
 	}
 	if (unsetenv(LAB_ENV_MARK) < 0)
 		lab_report(NULL, WHO, errno, "unsetenv(\"" LAB_ENV_MARK "\")");
+	if (unsetenv(LAB_ENV_UMOUNT) < 0)
+		lab_report(NULL, WHO, errno, "unsetenv(\"" LAB_ENV_UMOUNT "\")");
 	execv(LAB_STAGE2_PATH, next);
 	lab_report(NULL, WHO, errno, "execv(\"" LAB_STAGE2_PATH "\", stage2 ...)");
 	lab_finish(WHO);

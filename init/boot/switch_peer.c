@@ -99,6 +99,9 @@ int switch_exec_stage2(const struct lab_config *cfg, const char *newroot, char *
 	if (!p)
 		(void)release_hold(cfg, t);
 	if (!p && !cfg->bench) {
+		/* only resume reads the umount2 time: stage 2 and its children do not get it */
+		if (unsetenv(LAB_ENV_UMOUNT) < 0)
+			lab_report(t, WHO, errno, "unsetenv(\"" LAB_ENV_UMOUNT "\")");
 		execv(LAB_STAGE2_PATH, argv);
 		return lab_report(t, WHO, errno, "execv(\"" LAB_STAGE2_PATH "\", stage2 ...)");
 	}
