@@ -16,9 +16,10 @@ INIT_CFLAGS := -std=c11 -Wall -Wextra -Werror -static -O2 -I$(INIT_DIR)
 INIT_SRCS := $(foreach l,$(INIT_LAYERS),$(sort $(wildcard $(INIT_DIR)/$(l)/*.c)))
 INIT_HDRS := $(foreach l,$(INIT_LAYERS),$(sort $(wildcard $(INIT_DIR)/$(l)/*.h)))
 INIT_BIN := $(BUILD)/init/lab-init
-# /sbin/lab-helper on the ext4 root: stage 2's core_pattern pipe helper (the umh test)
+# /sbin/lab-helper on the ext4 root: stage 2's core_pattern pipe helper (the umh test, and
+# the dumpcore tests' "hold" mode)
 INIT_HELPER_SRCS := $(INIT_DIR)/helper/lab-helper.c \
-	$(addprefix $(INIT_DIR)/base/,marker.c escape.c fsinfo.c io.c)
+	$(addprefix $(INIT_DIR)/base/,marker.c escape.c fsinfo.c io.c dumphold.c)
 INIT_HELPER_BIN := $(BUILD)/init/lab-helper
 # /sbin/lab-mntfuzz on the ext4 root: the random mount-API fuzzer (the mntfuzz test)
 INIT_MNTFUZZ_SRCS := $(wildcard $(INIT_DIR)/fuzz/*.c) \
@@ -30,7 +31,7 @@ INIT_HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -g -fsanitize=address,undefin
 	-fno-omit-frame-pointer -I$(INIT_DIR)
 # each host test (init/unit/) and the base modules it links
 INIT_HOST_TESTS := cmdline ktap mountinfo fsinfo escape marker kmsg verdict leakreport \
-	labcfg handoff registry
+	labcfg handoff registry dumphold
 INIT_TEST_MODS_cmdline := cmdline
 INIT_TEST_MODS_ktap := ktap
 INIT_TEST_MODS_mountinfo := mountinfo
@@ -43,6 +44,7 @@ INIT_TEST_MODS_leakreport := leakreport
 INIT_TEST_MODS_labcfg := labcfg cmdline
 INIT_TEST_MODS_handoff := handoff ktap
 INIT_TEST_MODS_registry := registry ktap cmdline
+INIT_TEST_MODS_dumphold := dumphold
 INIT_HOST_BINS := $(INIT_HOST_TESTS:%=$(BUILD)/host/init-test_%)
 
 .PHONY: init host-tests-init

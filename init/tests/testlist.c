@@ -9,6 +9,7 @@ const struct lab_test *const lab_tables[] = {
 	lab_tests_initrd,      /* initrd.c: after a real initrd: how it switched (uses core's table) */
 	lab_tests_umh,         /* umh.c */
 	lab_tests_coresuid,    /* coresuid.c */
+	lab_tests_dumpcore,    /* dumpcore.c: pivot_root() over a task dumping core */
 	lab_tests_ksmbd,       /* ksmbd.c: ksmbd-tools and the kernel's SMB3 client */
 	lab_tests_taskqmod,    /* taskqmod.c: an out-of-tree module's filp_open() in a kworker */
 	lab_tests_btrfs,       /* btrfs.c: btrfs-progs on two scratch disks */

@@ -144,7 +144,7 @@ static void diag_marker(struct ktap_test *t, const char *text, pid_t child)
 		  m.root_fstype, strcmp(m.lab_root, "yes") == 0 ? "with" : "without");
 }
 
-int umh_pattern_set(struct ktap_test *t, char *old, size_t size)
+int umh_pattern_swap(struct ktap_test *t, const char *pattern, char *old, size_t size)
 {
 	int err = 0;
 	const char *call = "";
@@ -155,12 +155,17 @@ int umh_pattern_set(struct ktap_test *t, char *old, size_t size)
 		return err;
 	}
 	old[strcspn(old, "\n")] = '\0';
-	if (write_file(CORE_PATTERN, 0, UMH_PATTERN, strlen(UMH_PATTERN), &err, &call) < 0) {
-		lab_report(t, WHO, err, "%s(\"" CORE_PATTERN "\", \"%s\")", call, UMH_PATTERN);
+	if (write_file(CORE_PATTERN, 0, pattern, strlen(pattern), &err, &call) < 0) {
+		lab_report(t, WHO, err, "%s(\"" CORE_PATTERN "\", \"%s\")", call, pattern);
 		return err;
 	}
-	ktap_diag(t, CORE_PATTERN ": was \"%s\", now \"%s\"", old, UMH_PATTERN);
+	ktap_diag(t, CORE_PATTERN ": was \"%s\", now \"%s\"", old, pattern);
 	return 0;
+}
+
+int umh_pattern_set(struct ktap_test *t, char *old, size_t size)
+{
+	return umh_pattern_swap(t, UMH_PATTERN, old, size);
 }
 
 void umh_pattern_restore(struct ktap_test *t, const char *old)

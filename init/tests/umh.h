@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+/* Save core_pattern into old[size] and set it to pattern. 0, or the errno. */
+int umh_pattern_swap(struct ktap_test *t, const char *pattern, char *old, size_t size);
 /* Save core_pattern into old[size] and set it to the lab-helper pipe. 0, or the errno. */
 int umh_pattern_set(struct ktap_test *t, char *old, size_t size);
 /* Write old back into core_pattern. */
