@@ -31,7 +31,7 @@ INIT_HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -g -fsanitize=address,undefin
 	-fno-omit-frame-pointer -I$(INIT_DIR)
 # each host test (init/unit/) and the base modules it links
 INIT_HOST_TESTS := cmdline ktap mountinfo fsinfo escape marker kmsg verdict leakreport \
-	labcfg handoff registry dumphold
+	labcfg handoff registry dumphold rpcinfo
 INIT_TEST_MODS_cmdline := cmdline
 INIT_TEST_MODS_ktap := ktap
 INIT_TEST_MODS_mountinfo := mountinfo
@@ -45,6 +45,7 @@ INIT_TEST_MODS_labcfg := labcfg cmdline
 INIT_TEST_MODS_handoff := handoff ktap
 INIT_TEST_MODS_registry := registry ktap cmdline
 INIT_TEST_MODS_dumphold := dumphold
+INIT_TEST_MODS_rpcinfo := rpcinfo
 INIT_HOST_BINS := $(INIT_HOST_TESTS:%=$(BUILD)/host/init-test_%)
 
 .PHONY: init host-tests-init

@@ -8,6 +8,11 @@
 #   btrfs-progs   mkfs.btrfs and btrfs (replace, device add/remove): btrfs's update_dev_time()
 #   sg3-utils     sg_persist, sg_stpg, sg_rtpg, sg_inq: SCSI persistent reservations and
 #                 ALUA states of a LIO target (target/LIO's APTPL and ALUA metadata files)
+#   rpcbind, nfs-kernel-server
+#                 rpcbind, rpcinfo, exportfs, rpc.mountd, rpc.nfsd: nfsd serving NFSv3 on
+#                 127.0.0.1, registered with rpcbind over AF_LOCAL (SUNRPC, patch 20);
+#                 libtirpc's /etc/netconfig from libtirpc-common; /etc/services, protocols
+#                 and rpc from netbase (rpcbind binds "sunrpc", getaddrinfo looks it up)
 # The .debs are fetched with apt-get download into DEBS (once; no root needed) and unpacked
 # with dpkg-deb -x: nothing is installed on the host, so no ksmbd service starts here. Their
 # libraries come from their .debs the same way (libnl, glib, pcre2, blkid, ...); only glibc
@@ -18,9 +23,13 @@ die() { printf 'consumer-tree.sh: %s\n' "$*" >&2; exit 1; }
 out=$1 debs=$2
 PKGS=(ksmbd-tools libnl-3-200 libnl-genl-3-200 libglib2.0-0 libpcre2-8-0
 	btrfs-progs libblkid1 libcom-err2 libext2fs2 liblzo2-2 libudev1 libuuid1 libzstd1 zlib1g
-	sg3-utils libsgutils2-1.46-2)
+	sg3-utils libsgutils2-1.46-2
+	rpcbind nfs-kernel-server libtirpc3 libtirpc-common libwrap0 libsystemd0 libnsl2
+	libgssapi-krb5-2 libkrb5-3 libk5crypto3 libkrb5support0 libkeyutils1 libcap2 libgcrypt20
+	libgpg-error0 liblzma5 liblz4-1 netbase)
 PROGRAMS=(/usr/libexec/ksmbd.tools /bin/btrfs /sbin/mkfs.btrfs
-	/usr/bin/sg_persist /usr/bin/sg_stpg /usr/bin/sg_rtpg /usr/bin/sg_inq)
+	/usr/bin/sg_persist /usr/bin/sg_stpg /usr/bin/sg_rtpg /usr/bin/sg_inq
+	/sbin/rpcbind /usr/sbin/rpcinfo /usr/sbin/exportfs /usr/sbin/rpc.mountd /usr/sbin/rpc.nfsd)
 LINKS=(/usr/sbin/ksmbd.adduser /usr/sbin/ksmbd.addshare /usr/sbin/ksmbd.mountd /usr/sbin/ksmbd.control)
 
 for c in apt-get dpkg-deb readelf ldd; do
@@ -64,9 +73,18 @@ for l in "${LINKS[@]}"; do
 	ln -sfn "$(readlink "$stage$l")" "$out$l"
 	[ -e "$out$l" ] || die "$l: its target $(readlink "$stage$l") is not in the tree"
 done
-mkdir -p "$out/etc/ksmbd" "$out/srv/share"
+mkdir -p "$out/etc/ksmbd" "$out/srv/share" "$out/srv/nfs" "$out/var/lib/nfs"
+# the kernel's rpcbind client names /var/run/rpcbind.sock; rpcbind makes /run/rpcbind.sock
+ln -sfn ../run "$out/var/run"
+for f in netconfig services protocols rpc; do put "/etc/$f" "$stage/etc/$f"; done
+# exportfs and rpc.mountd read these: no exports but the one the nfsd test adds (exportfs -o)
+: >"$out/etc/exports"
+: >"$out/var/lib/nfs/etab"
+: >"$out/var/lib/nfs/rmtab"
 # ksmbd.mountd maps an SMB user to a Linux account (getpwnam: glibc's built-in files)
 # (root's home is not "/": busybox ash would show "/" as "~" in make shell's prompt)
-printf '%s\n' 'root:x:0:0:root:/root:/bin/sh' 'lab:x:1000:1000:ksmbd user:/:/bin/sh' >"$out/etc/passwd"
-printf '%s\n' 'root:x:0:' 'lab:x:1000:' >"$out/etc/group"
+# rpcbind drops root for its own user, _rpc (Debian's build), once its sockets are bound
+printf '%s\n' 'root:x:0:0:root:/root:/bin/sh' 'lab:x:1000:1000:ksmbd user:/:/bin/sh' \
+	'_rpc:x:100:65534::/run/rpcbind:/usr/sbin/nologin' >"$out/etc/passwd"
+printf '%s\n' 'root:x:0:' 'lab:x:1000:' 'nogroup:x:65534:' >"$out/etc/group"
 rm -rf "$stage"

@@ -11,20 +11,16 @@
 #include "runtime/kmsgdiag.h"
 #include "runtime/lab.h"
 #include "runtime/labctx.h"
+#include "runtime/loopback.h"
 #include "runtime/progrun.h"
 #include "runtime/stepresult.h"
 #include "tests/testlist.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <net/if.h>
-#include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mount.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <unistd.h>
@@ -36,53 +32,6 @@
 #define SMB_PORT 445
 #define PORT_WAIT_MS 10000
 #define DATA "nullfs-lab through ksmbd\n"
-
-static int lo_up(struct ktap_test *t)
-{
-	struct ifreq ifr = { 0 };
-	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return lab_report(t, WHO, errno, "socket(AF_INET, SOCK_DGRAM)");
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "lo");
-	int err = 0;
-	if (ioctl(fd, SIOCGIFFLAGS, &ifr) < 0)
-		err = lab_report(t, WHO, errno, "ioctl(SIOCGIFFLAGS, \"lo\")");
-	ifr.ifr_flags |= IFF_UP;
-	if (!err && ioctl(fd, SIOCSIFFLAGS, &ifr) < 0)
-		err = lab_report(t, WHO, errno, "ioctl(SIOCSIFFLAGS, \"lo\", IFF_UP)");
-	close(fd);
-	if (!err)
-		ktap_diag(t, "lo is up (127.0.0.1)");
-	return err;
-}
-
-/* Wait until 127.0.0.1:445 accepts a connection (ksmbd listens once ksmbd.mountd started
- * it): 0, or the errno of the last connect(). */
-static int wait_port(struct ktap_test *t)
-{
-	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(SMB_PORT) };
-	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	uint64_t t0 = mono_ns();
-	int err = 0;
-	for (;;) {
-		int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		if (fd < 0)
-			return lab_report(t, WHO, errno, "socket(AF_INET, SOCK_STREAM)");
-		err = connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ? errno : 0;
-		close(fd);
-		unsigned ms = (unsigned)((mono_ns() - t0) / 1000000);
-		if (!err) {
-			ktap_diag(t, "127.0.0.1:%d accepts connections after %u ms", SMB_PORT, ms);
-			return 0;
-		}
-		if (ms >= PORT_WAIT_MS)
-			break;
-		sleep_ms(20);
-	}
-	ktap_diag(t, "127.0.0.1:%d: connect() failed for %u ms: %s (%s)", SMB_PORT, PORT_WAIT_MS,
-		  strerror(err), errno_name(err).s);
-	return err;
-}
 
 /* The client's side: every operation ksmbd serves with a path lookup of the series'. */
 static int client_ops(struct ktap_test *t, struct step_result *r)
@@ -164,7 +113,7 @@ static int start_server(struct ktap_test *t, struct step_result *r, pid_t *md)
 	*md = prog_start(t, mountd, MOUNTD_OUT);
 	if (*md < 0)
 		return step_said(r, "mountd-failed");
-	if ((err = wait_port(t)))
+	if ((err = wait_tcp_port(t, SMB_PORT, PORT_WAIT_MS)))
 		return step_failed(r, "listen", err);
 	return 0;
 }
