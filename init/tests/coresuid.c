@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include "base/fsinfo.h"
 #include "base/io.h"
+#include "runtime/coreraise.h"
 #include "runtime/kmsgdiag.h"
 #include "runtime/lab.h"
 #include "runtime/labctx.h"
@@ -37,18 +38,14 @@ enum { CS_CHROOT = 211, CS_RLIMIT, CS_SETUID, CS_SIGNAL, CS_ALIVE };
 static _Noreturn void jailed_dump(void)
 {
 	struct rlimit rl = { RLIM_INFINITY, RLIM_INFINITY };
-	sigset_t set;
 	if (chroot(JAIL) < 0 || chdir("/") < 0)
 		_exit(CS_CHROOT);
 	if (setrlimit(RLIMIT_CORE, &rl) < 0)
 		_exit(CS_RLIMIT);
 	if (setresgid(NOBODY, NOBODY, NOBODY) < 0 || setresuid(NOBODY, NOBODY, NOBODY) < 0)
 		_exit(CS_SETUID);
-	sigemptyset(&set);
-	sigaddset(&set, SIGSEGV);
-	if (signal(SIGSEGV, SIG_DFL) == SIG_ERR || sigprocmask(SIG_UNBLOCK, &set, NULL) < 0)
+	if (core_raise() < 0)
 		_exit(CS_SIGNAL);
-	raise(SIGSEGV);
 	_exit(CS_ALIVE);
 }
 

@@ -19,6 +19,7 @@
 #include "base/fsinfo.h"
 #include "base/io.h"
 #include "runtime/childrep.h"
+#include "runtime/coreraise.h"
 #include "runtime/kmsgdiag.h"
 #include "runtime/lab.h"
 #include "runtime/labctx.h"
@@ -65,18 +66,14 @@ static _Noreturn void dumper(int threads)
 {
 	struct rlimit rl = { RLIM_INFINITY, RLIM_INFINITY };
 	pthread_t th;
-	sigset_t set;
 	if (setrlimit(RLIMIT_CORE, &rl) < 0)
 		_exit(D_RLIMIT);
 	if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) < 0)
 		_exit(D_PRCTL);
 	if (threads && pthread_create(&th, NULL, sleeper, NULL) != 0)
 		_exit(D_THREAD);
-	sigemptyset(&set);
-	sigaddset(&set, SIGSEGV);
-	if (signal(SIGSEGV, SIG_DFL) == SIG_ERR || sigprocmask(SIG_UNBLOCK, &set, NULL) < 0)
+	if (core_raise() < 0)
 		_exit(D_SIGNAL);
-	raise(SIGSEGV);
 	_exit(D_ALIVE);
 }
 

@@ -6,6 +6,7 @@
 #include "base/io.h"
 #include "runtime/lab.h"
 #include "base/marker.h"
+#include "runtime/coreraise.h"
 #include "runtime/kmsgdiag.h"
 #include "runtime/labctx.h"
 #include "tests/testlist.h"
@@ -34,16 +35,12 @@ enum { CHILD_RLIMIT = 201, CHILD_PRCTL, CHILD_SIGNAL, CHILD_ALIVE };
 static _Noreturn void dump_core(void)
 {
 	struct rlimit rl = { RLIM_INFINITY, RLIM_INFINITY };
-	sigset_t set;
 	if (setrlimit(RLIMIT_CORE, &rl) < 0)
 		_exit(CHILD_RLIMIT);
 	if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) < 0)
 		_exit(CHILD_PRCTL);
-	sigemptyset(&set);
-	sigaddset(&set, SIGSEGV);
-	if (signal(SIGSEGV, SIG_DFL) == SIG_ERR || sigprocmask(SIG_UNBLOCK, &set, NULL) < 0)
+	if (core_raise() < 0)
 		_exit(CHILD_SIGNAL);
-	raise(SIGSEGV);
 	_exit(CHILD_ALIVE);
 }
 
