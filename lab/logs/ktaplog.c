@@ -267,6 +267,7 @@ struct ctx {
 	bool too_many_reported;
 	bool no_plan_reported;
 	unsigned long init_runs_at; /* line of the kernel's "Run X as init process", 0: none */
+	char *held;		/* the init's text before a kernel message inside its line */
 };
 
 /* "1..N": returns true and N */
@@ -541,11 +542,59 @@ static void segment(struct ctx *c, char *s, bool cut, bool kmsg)
 	kernel_text(c, t);
 }
 
+/*
+ * How a line of the init's document begins (KTAP, diag, an indented subtest). A line that
+ * begins otherwise, right after a kernel message that cut an init line, is its rest.
+ */
+static bool init_line_start(const char *s)
+{
+	return *s == '#' || *s == ' ' || *s == '\t' || starts_with(s, "ok ") ||
+	       starts_with(s, "not ok ") || starts_with(s, "KTAP version") ||
+	       starts_with(s, "1..") || starts_with(s, "Bail out");
+}
+
+/* The held text as a line of its own: nothing came to complete it. */
+static void flush_held(struct ctx *c)
+{
+	char *held = c->held;
+	const char *line = c->line;
+
+	if (!held)
+		return;
+	c->held = NULL;
+	c->line = held;
+	segment(c, held, false, false);
+	c->line = line;
+	free(held);
+}
+
+/*
+ * One physical line, split at every printk timestamp into segments. With more than one
+ * CPU a kernel message can land inside a line of the init's: the console writes printk's
+ * text straight to the UART while the init's line is still going out, so the log holds
+ * "ok 10 root_paren[    1.497960] clocksource: Switched to clocksource tsc" and then
+ * "t_fstype # observed=nullfs expected=nullfs". The init's text before such a message is
+ * held, and joined with the next line that has no printk prefix and does not begin as an
+ * init line does (otherwise it stands as a line of its own, as before).
+ */
 static void physical_line(struct ctx *c, char *line)
 {
-	char *s = line;
+	char *s = line, *joined = NULL;
+	bool first = true;
 
-	c->line = line;
+	if (c->held && !lc_printk_prefix_len(line)) {
+		if (*line && !init_line_start(line)) {
+			joined = xrealloc(NULL, strlen(c->held) + strlen(line) + 1);
+			strcpy(joined, c->held);
+			strcat(joined, line);
+			free(c->held);
+			c->held = NULL;
+			s = joined;
+		} else {
+			flush_held(c);
+		}
+	}
+	c->line = s;
 	while (*s) {
 		size_t pre = lc_printk_prefix_len(s);
 		char *start = s + pre, *q, *seg;
@@ -555,10 +604,17 @@ static void physical_line(struct ctx *c, char *line)
 			if (*q == '[' && lc_printk_prefix_len(q))
 				break;
 		seg = xstrndup(start, (size_t)(q - start));
-		segment(c, seg, c->partial && !*q, pre > 0);
-		free(seg);
+		if (first && !pre && *q && *seg) {
+			flush_held(c);
+			c->held = seg;
+		} else {
+			segment(c, seg, c->partial && !*q, pre > 0);
+			free(seg);
+		}
+		first = false;
 		s = q;
 	}
+	free(joined);
 }
 
 static void end_of_log(struct ctx *c)
@@ -566,6 +622,8 @@ static void end_of_log(struct ctx *c)
 	struct lc_report *r = c->r;
 	char names[512];
 	size_t missing = 0, used = 0;
+
+	flush_held(c);
 
 	if (!r->header_seen) {
 		if (r->last_line)

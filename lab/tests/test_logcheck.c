@@ -224,6 +224,46 @@ static void test_glued_kernel_text(void)
 	lc_report_free(&r);
 }
 
+/* -smp 2: a kernel message lands inside an init line, whose rest comes on the next line */
+static void test_kernel_message_inside_a_line(void)
+{
+	static const char body[] =
+		"KTAP version 1\n"
+		"1..3\n"
+		"ok 1 root_device # observed=ok expected=ok\n"
+		"ok 2 pivot_ro[    1.497960] clocksource: Switched to clocksource tsc\n"
+		"[    1.497970] another kernel message before the rest\n"
+		"ot # observed=ok expected=ok\n"
+		"# a diag with a kernel line in it: [0.704821] nullfs: quoted\n"
+		"ok 3 switch_path # observed=pivot expected=pivot\n";
+	static const char splat[] =
+		"KTAP version 1\n"
+		"1..3\n"
+		"ok 1 root_device # observed=ok expected=ok\n"
+		"ok 2 pivot_root # obser[    1.5] WARNING: CPU: 1 PID: 9 at fs/namespace.c:1 x+0x1/0x2\n"
+		"ved=ok expected=ok\n"
+		"ok 3 switch_path\n";
+	struct lc_report r;
+
+	CHECK(check_body(body, "root_device,pivot_root,switch_path", &r) == 0);
+	CHECK_STR(reason(&r), "");
+	CHECK(r.ntests == 3 && r.nok == 3);
+	if (r.ntests == 3) {
+		CHECK_STR(r.tests[1].name, "pivot_root");
+		CHECK_STR(r.tests[1].observed, "ok");
+		CHECK_STR(r.tests[2].name, "switch_path");
+	}
+	lc_report_free(&r);
+
+	/* the message inside the line is still read: a splat there fails the boot */
+	CHECK(check_body(splat, "root_device,pivot_root,switch_path", &r) == 1);
+	CHECK_STR(reason(&r), "kernel WARNING");
+	CHECK(r.ntests == 3);
+	if (r.ntests == 3)
+		CHECK_STR(r.tests[1].expected, "ok");
+	lc_report_free(&r);
+}
+
 static void test_truncated_log(void)
 {
 	static const char log[] =
@@ -837,6 +877,7 @@ static const struct {
 	{ "expected_sentinel", test_expected_sentinel },
 	{ "clean_log", test_clean_log },
 	{ "interleaved_kernel_messages", test_interleaved_kernel_messages },
+	{ "kernel_message_inside_a_line", test_kernel_message_inside_a_line },
 	{ "glued_kernel_text", test_glued_kernel_text },
 	{ "truncated_log", test_truncated_log },
 	{ "panicked_boot", test_panicked_boot },
