@@ -542,15 +542,27 @@ static void segment(struct ctx *c, char *s, bool cut, bool kmsg)
 	kernel_text(c, t);
 }
 
-/*
- * How a line of the init's document begins (KTAP, diag, an indented subtest). A line that
- * begins otherwise, right after a kernel message that cut an init line, is its rest.
- */
-static bool init_line_start(const char *s)
+bool lc_fresh_line(const char *head, const char *pending)
 {
-	return *s == '#' || *s == ' ' || *s == '\t' || starts_with(s, "ok ") ||
-	       starts_with(s, "not ok ") || starts_with(s, "KTAP version") ||
-	       starts_with(s, "1..") || starts_with(s, "Bail out");
+	size_t n = strlen(pending);
+	const char *r = head;
+
+	if (!*head)
+		return false;
+	if (starts_with(head, "KTAP version") ||
+	    (starts_with(head, "1..") && isdigit((unsigned char)head[3])))
+		return true;
+	if (starts_with(r, "ok"))
+		r += 2;
+	else if (starts_with(r, "not ok"))
+		r += 6;
+	else
+		r = NULL;
+	if (r && isspace((unsigned char)*r) && isdigit((unsigned char)*skip_blanks(r)))
+		return true;
+	if (*head == '#')
+		return !(n && isspace((unsigned char)pending[n - 1]));
+	return false;
 }
 
 /* The held text as a line of its own: nothing came to complete it. */
@@ -574,8 +586,8 @@ static void flush_held(struct ctx *c)
  * text straight to the UART while the init's line is still going out, so the log holds
  * "ok 10 root_paren[    1.497960] clocksource: Switched to clocksource tsc" and then
  * "t_fstype # observed=nullfs expected=nullfs". The init's text before such a message is
- * held, and joined with the next line that has no printk prefix and does not begin as an
- * init line does (otherwise it stands as a line of its own, as before).
+ * held, and joined with the next line that has no printk prefix when lc_fresh_line() says
+ * that line is its rest (otherwise it stands as a line of its own, as before).
  */
 static void physical_line(struct ctx *c, char *line)
 {
@@ -583,7 +595,7 @@ static void physical_line(struct ctx *c, char *line)
 	bool first = true;
 
 	if (c->held && !lc_printk_prefix_len(line)) {
-		if (*line && !init_line_start(line)) {
+		if (!lc_fresh_line(line, c->held)) {
 			joined = xrealloc(NULL, strlen(c->held) + strlen(line) + 1);
 			strcpy(joined, c->held);
 			strcat(joined, line);

@@ -107,6 +107,16 @@ void lc_quote(FILE *out, const char *text, size_t max);
 /* Exposed for the unit tests. */
 /* Length of a printk prefix ("[    1.234567] ", optionally "[    T1]") at s, or 0. */
 size_t lc_printk_prefix_len(const char *s);
+
+/*
+ * A line of the init's can be cut by kernel messages the console wrote into the middle of
+ * it (the UART is shared). Given the text that was cut (pending) and the head of the next
+ * line without a printk prefix, true when head starts a new line (pending was complete):
+ * a KTAP header, a plan, a result, or a '#' line (unless pending ends in a blank, where a
+ * directive's '#' goes); false when head is pending's rest (an empty head: its newline).
+ * lc_check_buffer() and lab/logs/normlog.c join the two by this one rule.
+ */
+bool lc_fresh_line(const char *head, const char *pending);
 /* The kernel problem a line of kernel text shows ("kernel panic", ...), or NULL. */
 const char *lc_kernel_problem(const char *text);
 

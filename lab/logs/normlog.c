@@ -568,24 +568,6 @@ static void emit_kernel_segments(struct emitter *e, const char *s, bool partial)
 	}
 }
 
-/*
- * Does head, the text of a line after an init line that kernel messages
- * interrupted, start a new line (the interrupted one was complete) rather
- * than continue it? A blank head is the interrupted line's own newline.
- */
-static bool fresh_start(const char *head, const char *pending)
-{
-	size_t n = strlen(pending);
-
-	if (!*head)
-		return false;
-	if (starts_with(head, "KTAP version") || plan_like(head) || result_like(head))
-		return true;
-	if (*head == '#')
-		return !(n && is_blank((unsigned char)pending[n - 1]));
-	return false;
-}
-
 static char *run_lines(const char *buf, size_t len, size_t *outlen, bool raw)
 {
 	struct emitter e = { .raw = raw };
@@ -617,7 +599,7 @@ static char *run_lines(const char *buf, size_t len, size_t *outlen, bool raw)
 		if (has_pending) {
 			char *joined;
 
-			if (fresh_start(head, pending.s)) {
+			if (lc_fresh_line(head, pending.s)) {
 				emit(&e, pending.s, false);
 				free(sb_take(&pending));
 			} else {
