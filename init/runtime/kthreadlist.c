@@ -87,15 +87,13 @@ int kthread_list_pid_of(const struct kthread_list *kl, const char *comm)
 	return -1;
 }
 
-struct kthread_list *kthread_list_for_test(struct ktap_test *t, const char *who,
-					   const char *fail_word)
+struct kthread_list *kthread_list_load(struct ktap_test *t, const char *who, int *err)
 {
 	struct kthread_list *kl = malloc(sizeof(*kl));
 	char call[64] = "malloc(struct kthread_list)";
-	int err = ENOMEM;
-	if (!kl || kthread_list_read(kl, &err, call, sizeof(call)) < 0) {
-		lab_report(t, who, err, "%s", call);
-		ktap_observe(t, fail_word ? fail_word : errno_name(err).s);
+	*err = ENOMEM;
+	if (!kl || kthread_list_read(kl, err, call, sizeof(call)) < 0) {
+		lab_report(t, who, *err, "%s", call);
 		free(kl);
 		return NULL;
 	}
@@ -104,5 +102,15 @@ struct kthread_list *kthread_list_for_test(struct ktap_test *t, const char *who,
 			  kl->first_error);
 	if (kl->more)
 		ktap_diag(t, "more than %d kthreads: %zu not listed", KTHREAD_LIST_MAX, kl->more);
+	return kl;
+}
+
+struct kthread_list *kthread_list_for_test(struct ktap_test *t, const char *who,
+					   const char *fail_word)
+{
+	int err;
+	struct kthread_list *kl = kthread_list_load(t, who, &err);
+	if (!kl)
+		ktap_observe(t, fail_word ? fail_word : errno_name(err).s);
 	return kl;
 }

@@ -26,6 +26,10 @@ struct kthread_list {
 /* Fill *kl in /proc order. 0, or -1 with *err and the failed call in call[callsize]
  * (a /proc/PID that goes away while we read it is skipped and counted). */
 int kthread_list_read(struct kthread_list *kl, int *err, char *call, size_t callsize);
+/* The list (malloc'ed, free() it), or NULL with *err after a report to t (the failed
+ * call, as who); the unreadable entries and those that did not fit are diag lines of t.
+ * Nothing is observed: for a diag-only listing. */
+struct kthread_list *kthread_list_load(struct ktap_test *t, const char *who, int *err);
 /* For a test: the list (malloc'ed, free() it), or NULL after a report to t (the failed call,
  * as who) and t observing fail_word (NULL: the errno name); the unreadable entries and those
  * that did not fit are diag lines of t. */
