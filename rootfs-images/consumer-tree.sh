@@ -15,6 +15,7 @@
 #                 and rpc from netbase (rpcbind binds "sunrpc", getaddrinfo looks it up)
 #   iproute2      ip (a dummy netdev and its address) and rdma (an rdma_rxe link on it):
 #                 the RDMA device that the rnbd client and rnbd-srv talk over (patch 17)
+#   xfsprogs      mkfs.xfs: the filesystem nfsd exports with the pNFS SCSI layout (patch 19)
 # The .debs are fetched with apt-get download into DEBS (once; no root needed) and unpacked
 # with dpkg-deb -x: nothing is installed on the host, so no ksmbd service starts here. Their
 # libraries come from their .debs the same way (libnl, glib, pcre2, blkid, ...); only glibc
@@ -29,11 +30,12 @@ PKGS=(ksmbd-tools libnl-3-200 libnl-genl-3-200 libglib2.0-0 libpcre2-8-0
 	rpcbind nfs-kernel-server libtirpc3 libtirpc-common libwrap0 libsystemd0 libnsl2
 	libgssapi-krb5-2 libkrb5-3 libk5crypto3 libkrb5support0 libkeyutils1 libcap2 libgcrypt20
 	libgpg-error0 liblzma5 liblz4-1 netbase
-	iproute2 libbpf1 libbsd0 libelf1 libmd0 libmnl0 libselinux1 libxtables12)
+	iproute2 libbpf1 libbsd0 libelf1 libmd0 libmnl0 libselinux1 libxtables12
+	xfsprogs libinih1 liburcu8)
 PROGRAMS=(/usr/libexec/ksmbd.tools /bin/btrfs /sbin/mkfs.btrfs
 	/usr/bin/sg_persist /usr/bin/sg_stpg /usr/bin/sg_rtpg /usr/bin/sg_inq
 	/sbin/rpcbind /usr/sbin/rpcinfo /usr/sbin/exportfs /usr/sbin/rpc.mountd /usr/sbin/rpc.nfsd
-	/bin/ip /usr/bin/rdma)
+	/bin/ip /usr/bin/rdma /sbin/mkfs.xfs)
 LINKS=(/usr/sbin/ksmbd.adduser /usr/sbin/ksmbd.addshare /usr/sbin/ksmbd.mountd /usr/sbin/ksmbd.control)
 
 for c in apt-get dpkg-deb readelf ldd; do

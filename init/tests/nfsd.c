@@ -19,7 +19,7 @@
 #include "runtime/kthreadlist.h"
 #include "runtime/lab.h"
 #include "runtime/labctx.h"
-#include "runtime/loopback.h"
+#include "runtime/nfsserver.h"
 #include "runtime/progrun.h"
 #include "runtime/stepresult.h"
 #include "tests/testlist.h"
@@ -37,13 +37,7 @@
 #define WHO "stage2"
 #define EXPORT_DIR "/srv/nfs"
 #define MNT "/mnt/nfs"
-#define NFSD_FS "/proc/fs/nfsd"
-#define RPCBIND_OUT "/run/rpcbind.out"
-#define MOUNTD_OUT "/run/rpc.mountd.out"
 #define RPCINFO_OUT "/run/rpcinfo.out"
-#define RPCBIND_PORT 111
-#define NFS_PORT 2049
-#define PORT_WAIT_MS 10000
 #define DATA "nullfs-lab through nfsd\n"
 #define SERVER_DATA "written on the ext4 side\n"
 #define NFS_PROG "100003"
@@ -91,45 +85,6 @@ static void nfsd_roots(struct ktap_test *t)
 		ktap_diag(t, "kthread nfsd[%d]: root %s", kl->t[i].pid, statfs_name(path, NULL).s);
 	}
 	free(kl);
-}
-
-/* rpcbind, the nfsd filesystem, the export, rpc.mountd, rpc.nfsd: 0, or -1 with r set.
- * The pids of the daemons in rb and md (-1: not started). */
-static int start_server(struct ktap_test *t, struct step_result *r, pid_t *rb, pid_t *md)
-{
-	char *rpcbind[] = { "/sbin/rpcbind", "-f", NULL };
-	char *exportfs[] = { "/usr/sbin/exportfs", "-o",
-			     "rw,no_root_squash,no_subtree_check,insecure,fsid=1",
-			     "127.0.0.1:" EXPORT_DIR, NULL };
-	char *mountd[] = { "/usr/sbin/rpc.mountd", "-F", NULL };
-	char *nfsd[] = { "/usr/sbin/rpc.nfsd", "2", NULL };
-	int err;
-
-	if (access(rpcbind[0], X_OK) < 0)
-		return step_failed(r, "no-nfs-tools",
-				   lab_report(t, WHO, errno, "access(\"%s\", X_OK)", rpcbind[0]));
-	if ((err = lo_up(t)))
-		return step_failed(r, "lo", err);
-	*rb = prog_start(t, rpcbind, RPCBIND_OUT);
-	if (*rb < 0)
-		return step_said(r, "rpcbind-failed");
-	if ((err = wait_tcp_port(t, RPCBIND_PORT, PORT_WAIT_MS)))
-		return step_failed(r, "rpcbind-listen", err);
-	unix_listeners(t);
-	if (mount("nfsd", NFSD_FS, "nfsd", 0, NULL) < 0)
-		return step_failed(r, "nfsd-fs", lab_report(t, WHO, errno, "mount(\"nfsd\", \""
-							    NFSD_FS "\", \"nfsd\", 0, NULL)"));
-	if (prog_run(t, exportfs) != 0)
-		return step_said(r, "exportfs-failed");
-	*md = prog_start(t, mountd, MOUNTD_OUT);
-	if (*md < 0)
-		return step_said(r, "mountd-failed");
-	if (prog_run(t, nfsd) != 0)
-		return step_said(r, "rpc.nfsd-failed");
-	if ((err = wait_tcp_port(t, NFS_PORT, PORT_WAIT_MS)))
-		return step_failed(r, "nfs-listen", err);
-	nfsd_roots(t);
-	return 0;
 }
 
 /* nfs v3 over tcp must be registered by "superuser": over AF_LOCAL. 0, or -1 with r set. */
@@ -223,22 +178,6 @@ static int client_ops(struct ktap_test *t, struct step_result *r)
 	return 0;
 }
 
-/* Undo start_server(): threads to 0 (the kernel unregisters), the daemons, the export. */
-static void stop_server(struct ktap_test *t, pid_t rb, pid_t md)
-{
-	char *nfsd0[] = { "/usr/sbin/rpc.nfsd", "0", NULL };
-	char *unexport[] = { "/usr/sbin/exportfs", "-ua", NULL };
-	if (md > 0) {
-		prog_run(t, nfsd0);
-		prog_stop(t, md, "rpc.mountd", MOUNTD_OUT, 3000);
-		prog_run(t, unexport);
-	}
-	if (umount2(NFSD_FS, 0) < 0 && errno != EINVAL)
-		lab_report(t, WHO, errno, "umount2(\"" NFSD_FS "\", 0)");
-	if (rb > 0)
-		prog_stop(t, rb, "rpcbind", RPCBIND_OUT, 3000);
-}
-
 static void test_nfsd(struct lab_ctx *c, struct ktap_test *t)
 {
 	(void)c;
@@ -246,16 +185,21 @@ static void test_nfsd(struct lab_ctx *c, struct ktap_test *t)
 					       NULL };
 	struct step_result r = { "" };
 	int err = 0;
-	pid_t rb = -1, md = -1;
+	struct nfs_server srv = { "127.0.0.1:" EXPORT_DIR, "rw,no_root_squash,no_subtree_check,insecure,fsid=1",
+				  -1, -1 };
 
 	int kfd = kmsg_diag_open(t, 1, &err);
-	if (start_server(t, &r, &rb, &md) == 0 && check_registration(t, &r) == 0 &&
-	    mount_export(t, &r) == 0) {
+	int up = nfs_server_start(t, &r, &srv, NULL) == 0;
+	if (up) {
+		unix_listeners(t);
+		nfsd_roots(t);
+	}
+	if (up && check_registration(t, &r) == 0 && mount_export(t, &r) == 0) {
 		client_ops(t, &r);
 		if (umount2(MNT, 0) < 0)
 			lab_report(t, WHO, errno, "umount2(\"" MNT "\", 0)");
 	}
-	stop_server(t, rb, md);
+	nfs_server_stop(t, &srv);
 	kmsg_diag_close(t, kfd, needles);
 	ktap_observe(t, r.s[0] ? r.s : "ok");
 }

@@ -18,9 +18,9 @@
 #include "runtime/labctx.h"
 #include "runtime/progrun.h"
 #include "runtime/stepresult.h"
+#include "runtime/tcmloop.h"
 #include "tests/testlist.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -30,13 +30,10 @@
 #include <unistd.h>
 
 #define WHO "stage2"
-#define CFS "/sys/kernel/config"
-#define CORE CFS "/target/core/fileio_0"
-#define BSTORE CORE "/lab"
-#define FABRIC CFS "/target/loopback"
-#define LOOP FABRIC "/naa.5001405c0ffee001"
-#define TPG LOOP "/tpgt_1"
-#define LUN TPG "/lun/lun_0"
+#define HBA "fileio_0"
+#define NAME "lab"
+#define BSTORE TCM_CFS "/target/core/" HBA "/" NAME
+#define WWN "naa.5001405c0ffee001"
 #define INITIATOR "naa.5001405c0ffee002"
 #define SERIAL "nullfslab0"
 #define BACKING "/srv/lab-lun.img"
@@ -45,92 +42,20 @@
 #define ALUA_FILE DB_ROOT "/alua/tpgs_" SERIAL "/default_tg_pt_gp"
 #define KEY "0x1234"
 #define KEY_DEC "4660"
-#define DISK_WAIT_MS 15000
-
-static int make_dir(struct ktap_test *t, struct step_result *r, const char *path)
-{
-	if (mkdir(path, 0755) < 0 && errno != EEXIST)
-		return step_failed(r, "mkdir", lab_report(t, WHO, errno, "mkdir(\"%s\", 0755)", path));
-	return 0;
-}
-
-/* Write value to the configfs attribute path. */
-static int put(struct ktap_test *t, struct step_result *r, const char *path, const char *value)
-{
-	int err = 0;
-	const char *call = "";
-	if (write_file(path, 0, value, strlen(value), &err, &call) < 0)
-		return step_failed(r, "configfs", lab_report(t, WHO, err, "%s(\"%s\", \"%s\")", call, path, value));
-	return 0;
-}
 
 /* The backstore: a 16 MiB file of the ext4 root, its unit serial ours (it names the
- * metadata files), explicit ALUA metadata on. */
+ * metadata files), explicit ALUA metadata on; db_root's directories made first. */
 static int make_backstore(struct ktap_test *t, struct step_result *r)
 {
-	if (mount("configfs", CFS, "configfs", 0, NULL) < 0 && errno != EBUSY)
-		return step_failed(r, "mount-configfs", lab_report(t, WHO, errno,
-							      "mount(\"configfs\", \"" CFS "\", \"configfs\")"));
-	if (make_dir(t, r, "/var") || make_dir(t, r, DB_ROOT) || make_dir(t, r, DB_ROOT "/pr") || make_dir(t, r, DB_ROOT "/alua") ||
-	    make_dir(t, r, DB_ROOT "/alua/tpgs_" SERIAL))
+	if (tcm_mkdir(t, r, "/var") || tcm_mkdir(t, r, DB_ROOT) || tcm_mkdir(t, r, DB_ROOT "/pr") ||
+	    tcm_mkdir(t, r, DB_ROOT "/alua") || tcm_mkdir(t, r, DB_ROOT "/alua/tpgs_" SERIAL))
 		return -1;
-	if (make_dir(t, r, CORE) || make_dir(t, r, BSTORE))
-		return -1;
-	if (put(t, r, BSTORE "/control", "fd_dev_name=" BACKING ",fd_dev_size=16777216") ||
-	    put(t, r, BSTORE "/wwn/vpd_unit_serial", SERIAL) || put(t, r, BSTORE "/enable", "1") ||
-	    put(t, r, BSTORE "/alua/default_tg_pt_gp/alua_write_metadata", "1"))
+	if (tcm_fileio(t, r, HBA, NAME, "fd_dev_name=" BACKING ",fd_dev_size=16777216", SERIAL) ||
+	    tcm_put(t, r, BSTORE "/alua/default_tg_pt_gp/alua_write_metadata", "1"))
 		return -1;
 	ktap_diag(t, "backstore " BSTORE ": fileio on " BACKING ", unit serial " SERIAL
 		  ", ALUA metadata on; db_root " DB_ROOT);
 	return 0;
-}
-
-/* The fabric: a tcm_loop target with an I_T nexus, then the LUN (the SCSI host scans it). */
-static int make_loop(struct ktap_test *t, struct step_result *r)
-{
-	/* the fabric's group appears at its mkdir (target_core_register_fabric()) */
-	if (make_dir(t, r, FABRIC) || make_dir(t, r, LOOP) || make_dir(t, r, TPG) || put(t, r, TPG "/nexus", INITIATOR) ||
-	    make_dir(t, r, LUN))
-		return -1;
-	if (symlink(BSTORE, LUN "/lab_port") < 0)
-		return step_failed(r, "configfs", lab_report(t, WHO, errno, "symlink(\"" BSTORE "\", \"" LUN
-							"/lab_port\")"));
-	ktap_diag(t, "tcm_loop " TPG ": nexus " INITIATOR ", lun_0 -> " BSTORE);
-	return 0;
-}
-
-/* The SCSI disk of our LUN: the sd* whose vendor is LIO-ORG, as /dev/sdX in dev. */
-static int find_disk(struct ktap_test *t, struct step_result *r, char *dev, size_t size)
-{
-	uint64_t t0 = mono_ns();
-	for (;;) {
-		DIR *d = opendir("/sys/block");
-		if (!d)
-			return step_failed(r, "sysfs", lab_report(t, WHO, errno, "opendir(\"/sys/block\")"));
-		struct dirent *e;
-		int found = 0;
-		while (!found && (e = readdir(d))) {
-			char path[300], vendor[32];
-			int err = 0;
-			if (strncmp(e->d_name, "sd", 2) != 0)
-				continue;
-			snprintf(path, sizeof(path), "/sys/block/%s/device/vendor", e->d_name);
-			if (read_file(path, vendor, sizeof(vendor), &err) >= 0 &&
-			    strncmp(vendor, "LIO-ORG", 7) == 0) {
-				snprintf(dev, size, "/dev/%.24s", e->d_name);
-				found = 1;
-			}
-		}
-		closedir(d);
-		unsigned ms = (unsigned)((mono_ns() - t0) / 1000000);
-		if (found && access(dev, F_OK) == 0) {
-			ktap_diag(t, "the LUN is %s (vendor LIO-ORG) after %u ms", dev, ms);
-			return 0;
-		}
-		if (ms > DISK_WAIT_MS)
-			return step_said(r, "no-disk");
-		sleep_ms(20);
-	}
 }
 
 /* Was path written with every one of needles: "written", no-file=ERRNO, content-mismatch. */
@@ -166,8 +91,8 @@ static void test_aptpl(struct lab_ctx *c, struct ktap_test *t)
 
 	if (access("/usr/bin/sg_persist", X_OK) < 0) {
 		step_failed(&r, "no-sg3-utils", lab_report(t, WHO, errno, "access(\"/usr/bin/sg_persist\", X_OK)"));
-	} else if (make_backstore(t, &r) == 0 && make_loop(t, &r) == 0 &&
-		   find_disk(t, &r, dev, sizeof(dev)) == 0) {
+	} else if (make_backstore(t, &r) == 0 && tcm_loop_lun(t, &r, WWN, INITIATOR, HBA, NAME) == 0 &&
+		   tcm_disk(t, &r, dev, sizeof(dev)) == 0) {
 		char *reg[] = { "/usr/bin/sg_persist", "--out", "--register", "--param-sark=" KEY,
 				"--param-aptpl", dev, NULL };
 		char *keys[] = { "/usr/bin/sg_persist", "--in", "--read-keys", dev, NULL };
@@ -187,7 +112,7 @@ static void test_alua(struct lab_ctx *c, struct ktap_test *t)
 	struct step_result r = { "" };
 
 	/* the LUN target_aptpl set up */
-	if (find_disk(t, &r, dev, sizeof(dev)) == 0) {
+	if (tcm_disk(t, &r, dev, sizeof(dev)) == 0) {
 		char *rtpg[] = { "/usr/bin/sg_rtpg", "--decode", dev, NULL };
 		char *stpg[] = { "/usr/bin/sg_stpg", "--standby", dev, NULL };
 		prog_run(t, rtpg);

@@ -16,6 +16,7 @@ const struct lab_test *const lab_tables[] = {
 	lab_tests_target,      /* target.c: a tcm_loop LUN, sg3-utils' APTPL and ALUA commands */
 	lab_tests_rnbd,        /* rnbd.c: rnbd client and server over rdma_rxe on a dummy netdev */
 	lab_tests_nfsd,        /* nfsd.c: rpcbind and nfs-kernel-server, the kernel's NFSv3 client */
+	lab_tests_pnfs,        /* pnfs.c: nfsd's pNFS SCSI layout of an XFS on a tcm_loop LUN */
 	lab_tests_firmware,    /* firmware.c */
 	lab_tests_ballast,     /* ballast.c */
 	lab_tests_keep,        /* keep.c */
