@@ -55,13 +55,11 @@ struct op_counts {
 static unsigned long long op_count(const char *block, const char *name)
 {
 	char key[40];
-	snprintf(key, sizeof(key), "\n%s: ", name);
-	for (const char *p = block; (p = strstr(p, "\n")); p++) {
-		const char *q = p + 1;
-		while (*q == ' ' || *q == '\t')
-			q++;
-		if (strncmp(q, key + 1, strlen(key + 1)) == 0)
-			return strtoull(q + strlen(key + 1), NULL, 10);
+	size_t len = (size_t)snprintf(key, sizeof(key), "%s: ", name);
+	for (const char *p = block; (p = strchr(p, '\n')); p++) {
+		const char *q = p + 1 + strspn(p + 1, " \t");
+		if (strncmp(q, key, len) == 0)
+			return strtoull(q + len, NULL, 10);
 	}
 	return 0;
 }
@@ -210,10 +208,9 @@ static void pattern(unsigned char *buf)
 static int write_and_wait(struct ktap_test *t, struct step_result *r, const char *dev,
 			  const unsigned char *data, struct op_counts *c)
 {
-	char stat_path[64];
+	const char *name = dev + 5; /* "sda" of "/dev/sda" */
 	int ok = 0;
-	snprintf(stat_path, sizeof(stat_path), "%s", dev + 5);
-	unsigned long long before = disk_sectors_written(t, stat_path, &ok);
+	unsigned long long before = disk_sectors_written(t, name, &ok);
 	int fd = open(MNT FILE_NAME, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return step_failed(r, "create", lab_report(t, WHO, errno, "open(\"" MNT FILE_NAME "\", O_CREAT)"));
@@ -231,7 +228,7 @@ static int write_and_wait(struct ktap_test *t, struct step_result *r, const char
 			close(fd);
 			return step_said(r, "no-mountstats");
 		}
-		now = disk_sectors_written(t, stat_path, &ok);
+		now = disk_sectors_written(t, name, &ok);
 		if (c->write > 0 || (c->getdeviceinfo > 0 && now >= before + DATA_LEN / 512) || ms > WB_WAIT_MS)
 			break;
 		sleep_ms(50);
