@@ -13,4 +13,8 @@ int step_failed(struct step_result *r, const char *step, int err);
 /* Set r to word unless it is set: returns -1. */
 int step_said(struct step_result *r, const char *word);
 
+struct ktap_test;
+/* mkdir(path, 0755), EEXIST allowed: 0, or -1 after a report with r set to mkdir=ERRNO. */
+int step_mkdir(struct ktap_test *t, struct step_result *r, const char *path);
+
 #endif

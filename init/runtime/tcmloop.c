@@ -9,18 +9,10 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #define WHO "stage2"
 #define DISK_WAIT_MS 15000
-
-int tcm_mkdir(struct ktap_test *t, struct step_result *r, const char *path)
-{
-	if (mkdir(path, 0755) < 0 && errno != EEXIST)
-		return step_failed(r, "mkdir", lab_report(t, WHO, errno, "mkdir(\"%s\", 0755)", path));
-	return 0;
-}
 
 int tcm_put(struct ktap_test *t, struct step_result *r, const char *path, const char *value)
 {
@@ -39,10 +31,10 @@ int tcm_fileio(struct ktap_test *t, struct step_result *r, const char *hba, cons
 		return step_failed(r, "mount-configfs", lab_report(t, WHO, errno,
 							      "mount(\"configfs\", \"" TCM_CFS "\", \"configfs\")"));
 	snprintf(dir, sizeof(dir), TCM_CFS "/target/core/%s", hba);
-	if (tcm_mkdir(t, r, dir))
+	if (step_mkdir(t, r, dir))
 		return -1;
 	snprintf(dir, sizeof(dir), TCM_CFS "/target/core/%s/%s", hba, name);
-	if (tcm_mkdir(t, r, dir))
+	if (step_mkdir(t, r, dir))
 		return -1;
 	snprintf(attr, sizeof(attr), "%s/control", dir);
 	if (tcm_put(t, r, attr, control))
@@ -61,13 +53,13 @@ int tcm_loop_lun(struct ktap_test *t, struct step_result *r, const char *wwn, co
 	snprintf(loop, sizeof(loop), TCM_CFS "/target/loopback/%s", wwn);
 	snprintf(tpg, sizeof(tpg), "%s/tpgt_1", loop);
 	/* the fabric's group appears at its mkdir (target_core_register_fabric()) */
-	if (tcm_mkdir(t, r, TCM_CFS "/target/loopback") || tcm_mkdir(t, r, loop) || tcm_mkdir(t, r, tpg))
+	if (step_mkdir(t, r, TCM_CFS "/target/loopback") || step_mkdir(t, r, loop) || step_mkdir(t, r, tpg))
 		return -1;
 	snprintf(path, sizeof(path), "%s/nexus", tpg);
 	if (tcm_put(t, r, path, initiator))
 		return -1;
 	snprintf(path, sizeof(path), "%s/lun/lun_0", tpg);
-	if (tcm_mkdir(t, r, path))
+	if (step_mkdir(t, r, path))
 		return -1;
 	snprintf(bstore, sizeof(bstore), TCM_CFS "/target/core/%s/%s", hba, name);
 	snprintf(path, sizeof(path), "%s/lun/lun_0/lab_port", tpg);

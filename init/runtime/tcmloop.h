@@ -10,9 +10,6 @@
 
 #define TCM_CFS "/sys/kernel/config"
 
-/* mkdir(path, 0755), EEXIST allowed: 0, or -1 with r set to mkdir=ERRNO. */
-int tcm_mkdir(struct ktap_test *t, struct step_result *r, const char *path);
-
 /* Write value to the configfs attribute path: 0, or -1 with r set to configfs=ERRNO. */
 int tcm_put(struct ktap_test *t, struct step_result *r, const char *path, const char *value);
 

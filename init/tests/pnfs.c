@@ -111,7 +111,7 @@ static int make_xfs(struct ktap_test *t, struct step_result *r, char *dev, size_
 	snprintf(control, sizeof(control), "fd_dev_name=%s", scratch);
 	/* sd registers the server's and the client's keys with APTPL: the target core writes
 	 * db_root/pr/aptpl_SERIAL (from a kworker, patch 18), or the registration fails */
-	if (tcm_mkdir(t, r, "/var") || tcm_mkdir(t, r, "/var/target") || tcm_mkdir(t, r, "/var/target/pr"))
+	if (step_mkdir(t, r, "/var") || step_mkdir(t, r, "/var/target") || step_mkdir(t, r, "/var/target/pr"))
 		return -1;
 	if (tcm_fileio(t, r, HBA, NAME, control, SERIAL) || tcm_loop_lun(t, r, WWN, INITIATOR, HBA, NAME) ||
 	    tcm_disk(t, r, dev, size))
@@ -119,7 +119,7 @@ static int make_xfs(struct ktap_test *t, struct step_result *r, char *dev, size_
 	char *mkfs[] = { "/sbin/mkfs.xfs", "-q", "-f", dev, NULL };
 	if (prog_run(t, mkfs) != 0)
 		return step_said(r, "mkfs-failed");
-	if (tcm_mkdir(t, r, "/srv") || tcm_mkdir(t, r, XFS_DIR))
+	if (step_mkdir(t, r, "/srv") || step_mkdir(t, r, XFS_DIR))
 		return -1;
 	if (mount(dev, XFS_DIR, "xfs", 0, NULL) < 0)
 		return step_failed(r, "mount-xfs", lab_report(t, WHO, errno, "mount(\"%s\", \"" XFS_DIR "\", \"xfs\")", dev));
@@ -143,7 +143,7 @@ static int make_wwn_link(struct ktap_test *t, struct step_result *r, const char 
 		return step_said(r, "wwid-not-naa");
 	}
 	snprintf(link, sizeof(link), BY_ID "/wwn-0x%s", wwid + 4);
-	if (tcm_mkdir(t, r, "/dev/disk") || tcm_mkdir(t, r, BY_ID))
+	if (step_mkdir(t, r, "/dev/disk") || step_mkdir(t, r, BY_ID))
 		return -1;
 	if (symlink(dev, link) < 0 && errno != EEXIST)
 		return step_failed(r, "wwn-link", lab_report(t, WHO, errno, "symlink(\"%s\", \"%s\")", dev, link));
@@ -186,7 +186,7 @@ static int mount_client(struct ktap_test *t, struct step_result *r)
 	const char *opts = "vers=4.1,proto=tcp,addr=127.0.0.1,clientaddr=127.0.0.1";
 	if (end_grace(t, r) < 0)
 		return -1;
-	if (tcm_mkdir(t, r, "/mnt") || tcm_mkdir(t, r, MNT))
+	if (step_mkdir(t, r, "/mnt") || step_mkdir(t, r, MNT))
 		return -1;
 	if (mount("127.0.0.1:" XFS_DIR, MNT, "nfs4", 0, opts) < 0)
 		return step_failed(r, "mount", lab_report(t, WHO, errno, "mount(\"127.0.0.1:" XFS_DIR "\", \"" MNT

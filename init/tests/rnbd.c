@@ -56,9 +56,9 @@ static int make_link(struct ktap_test *t, struct step_result *r)
 	char *rxe[] = { RDMA, "link", "add", "rxe0", "type", "rxe", "netdev", "lab0", NULL };
 	char *show[] = { RDMA, "link", "show", NULL };
 
-	if (access(IP, X_OK) < 0 || access(RDMA, X_OK) < 0)
-		return step_failed(r, "no-iproute2", lab_report(t, WHO, errno, "access(\"%s\", X_OK)",
-								access(IP, X_OK) < 0 ? IP : RDMA));
+	for (const char *const *p = (const char *const[]){ IP, RDMA, NULL }; *p; p++)
+		if (access(*p, X_OK) < 0)
+			return step_failed(r, "no-iproute2", lab_report(t, WHO, errno, "access(\"%s\", X_OK)", *p));
 	int err = lo_up(t);
 	if (err)
 		return step_failed(r, "link", err);

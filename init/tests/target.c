@@ -47,8 +47,8 @@
  * metadata files), explicit ALUA metadata on; db_root's directories made first. */
 static int make_backstore(struct ktap_test *t, struct step_result *r)
 {
-	if (tcm_mkdir(t, r, "/var") || tcm_mkdir(t, r, DB_ROOT) || tcm_mkdir(t, r, DB_ROOT "/pr") ||
-	    tcm_mkdir(t, r, DB_ROOT "/alua") || tcm_mkdir(t, r, DB_ROOT "/alua/tpgs_" SERIAL))
+	if (step_mkdir(t, r, "/var") || step_mkdir(t, r, DB_ROOT) || step_mkdir(t, r, DB_ROOT "/pr") ||
+	    step_mkdir(t, r, DB_ROOT "/alua") || step_mkdir(t, r, DB_ROOT "/alua/tpgs_" SERIAL))
 		return -1;
 	if (tcm_fileio(t, r, HBA, NAME, "fd_dev_name=" BACKING ",fd_dev_size=16777216", SERIAL) ||
 	    tcm_put(t, r, BSTORE "/alua/default_tg_pt_gp/alua_write_metadata", "1"))
