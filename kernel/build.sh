@@ -584,7 +584,7 @@ coverage_build() {
 	# one make for all the objects (-k: past a file that fails), each removed first so that
 	# a stale object cannot pass for one that no longer compiles: a make per object cost
 	# about 3 s of kbuild's own start each
-	local objs=() within=() i
+	local objs=() within=() build=() i
 	for obj in $("${GIT[@]}" -C "$src" diff --name-only base HEAD -- '*.c' | sed 's/\.c$/.o/'); do
 		# a test file #included by the file it tests (fs/tests/*.c) has no object of its
 		# own: it is compiled with its includer, which is in this list too
@@ -592,11 +592,7 @@ coverage_build() {
 			-- "$(dirname "$(dirname "$obj")")/*.c" 2>/dev/null | head -n 1 || true)
 		[[ $obj == */tests/*.o ]] || incl=''
 		objs+=("$obj") within+=("$incl")
-		[ -n "$incl" ] || rm -f "$KBUILD/$c/obj/$obj"
-	done
-	local build=()
-	for i in "${!objs[@]}"; do
-		[ -n "${within[$i]}" ] || build+=("${objs[$i]}")
+		[ -n "$incl" ] || { rm -f "$KBUILD/$c/obj/$obj"; build+=("$obj"); }
 	done
 	[ ${#build[@]} -eq 0 ] || kmake "$c" -k -j"$JOBS" "${build[@]}" >>"$log" 2>&1 || true
 	for i in "${!objs[@]}"; do
